@@ -1,0 +1,55 @@
+# The ExecRetrieval Kit. `make reproduce` runs the whole pipeline, `make test`
+# every check. Deno comes from PATH, or else from the pinned npm package `deno`
+# installed into .tools/ (no global install needed).
+DENO_VERSION := 2.9.6
+SYSTEM_DENO := $(shell command -v deno 2>/dev/null)
+LOCAL_DENO := .tools/node_modules/.bin/deno
+DENO := $(if $(SYSTEM_DENO),$(SYSTEM_DENO),$(LOCAL_DENO))
+PROFILE ?= default
+RUN := $(DENO) run --allow-all --unstable-worker-options --cached-only src/cli/main.ts
+export ONNXRUNTIME_NODE_INSTALL_CUDA := skip
+
+.PHONY: deps test check unit reproduce site preview sql bench clean site-shots
+
+$(LOCAL_DENO):
+	@if [ -z "$(SYSTEM_DENO)" ]; then \
+	  echo "deno not on PATH: installing npm deno@$(DENO_VERSION) into .tools/"; \
+	  npm install --prefix .tools --no-save --no-audit --no-fund deno@$(DENO_VERSION) >/dev/null; \
+	fi
+
+node_modules/.execret-installed: deno.json deno.lock | $(if $(SYSTEM_DENO),,$(LOCAL_DENO))
+	$(DENO) install --frozen
+	@touch node_modules/.execret-installed
+
+deps: node_modules/.execret-installed
+
+check: deps
+	$(DENO) fmt --check
+	$(DENO) lint
+	$(DENO) check src/ loaders/ test/ scripts/
+
+unit: deps
+	$(DENO) test --allow-all --unstable-worker-options --cached-only --parallel
+
+test: check unit
+
+reproduce: deps
+	$(RUN) reproduce --profile $(PROFILE)
+
+site: deps
+	$(RUN) reproduce --profile $(PROFILE) --site-only
+
+preview: deps
+	$(DENO) run -A --cached-only npm:@observablehq/framework preview --root docs
+
+sql: deps
+	@$(RUN) sql "$(Q)"
+
+bench: deps
+	$(RUN) bench all
+
+site-shots: deps
+	$(DENO) run -A --cached-only scripts/site_shots.ts
+
+clean:
+	rm -rf out docs/.observablehq/cache

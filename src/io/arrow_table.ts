@@ -1,0 +1,167 @@
+import * as arrow from "apache-arrow";
+import {
+  Compression,
+  Table as ParquetTable,
+  writeParquet,
+  WriterPropertiesBuilder,
+} from "parquet-wasm";
+import { join } from "node:path";
+import { atomicWrite } from "./atomic_write.ts";
+import { parquetDir, tablePath } from "./paths.ts";
+
+/**
+ * Column types the pipeline's tables use. Kept to a few plain types so every
+ * reader (DuckDB, DuckDB-wasm, pandas, polars) sees the same thing; strings are
+ * plain Utf8, never dictionaries, so the bytes do not depend on value order.
+ */
+export type ColumnType =
+  | "utf8"
+  | "int32"
+  | "float64"
+  | "float32"
+  | "bool"
+  | "utf8_list"
+  | "int32_list"
+  | "float64_list"
+  | { fixedFloat32: number };
+
+/** Column name → type, in the order the columns are written. */
+export type TableSpec = Record<string, ColumnType>;
+
+function arrowType(type: ColumnType): arrow.DataType {
+  if (typeof type === "object") {
+    return new arrow.FixedSizeList(type.fixedFloat32, new arrow.Field("item", new arrow.Float32()));
+  }
+  switch (type) {
+    case "utf8":
+      return new arrow.Utf8();
+    case "int32":
+      return new arrow.Int32();
+    case "float64":
+      return new arrow.Float64();
+    case "float32":
+      return new arrow.Float32();
+    case "bool":
+      return new arrow.Bool();
+    case "utf8_list":
+      return new arrow.List(new arrow.Field("item", new arrow.Utf8(), true));
+    case "int32_list":
+      return new arrow.List(new arrow.Field("item", new arrow.Int32(), true));
+    case "float64_list":
+      return new arrow.List(new arrow.Field("item", new arrow.Float64(), true));
+  }
+}
+
+/**
+ * Build an Arrow table from plain row objects and a spec. A field missing from
+ * a row is written as null; a field not in the spec is an error, so a typo in
+ * a stage cannot silently drop a column.
+ */
+export function tableFromRows(
+  rows: readonly Record<string, unknown>[],
+  spec: TableSpec,
+  metadata: Record<string, string> = {},
+): arrow.Table {
+  for (const [i, row] of rows.entries()) {
+    for (const key of Object.keys(row)) {
+      if (!(key in spec)) throw new Error(`row ${i}: column "${key}" is not in the table spec`);
+    }
+  }
+  const vectors: Record<string, arrow.Vector> = {};
+  for (const [name, columnType] of Object.entries(spec)) {
+    const values = rows.map((row) => row[name] ?? null);
+    vectors[name] = arrow.vectorFromArray(values as unknown[], arrowType(columnType));
+  }
+  const table = new arrow.Table(vectors);
+  const schema = new arrow.Schema(table.schema.fields, new Map(Object.entries(metadata)));
+  return new arrow.Table(schema, table.batches.map((b) => new arrow.RecordBatch(schema, b.data)));
+}
+
+/** Serialise a table as an Arrow IPC stream (the format DuckDB-wasm reads). */
+export function toIpcStream(table: arrow.Table): Uint8Array {
+  return arrow.tableToIPC(table, "stream");
+}
+
+/** Options for {@link writeTable}. */
+export interface WriteTableOptions {
+  /** Schema metadata (string → string), e.g. provenance. */
+  metadata?: Record<string, string>;
+  /** Also write a Parquet copy under `out/parquet/` (default true). */
+  parquet?: boolean;
+  /** Write to this path instead of `out/tables/<name>.arrow`. */
+  path?: string;
+}
+
+/**
+ * Write rows as the pipeline table `name`: an Arrow stream at
+ * `out/tables/<name>.arrow` (atomic) plus a Parquet copy. Returns the path.
+ */
+export async function writeTable(
+  name: string,
+  rows: readonly Record<string, unknown>[],
+  spec: TableSpec,
+  options: WriteTableOptions = {},
+): Promise<string> {
+  const table = tableFromRows(rows, spec, options.metadata);
+  const path = options.path ?? tablePath(name);
+  const ipc = toIpcStream(table);
+  await atomicWrite(path, ipc);
+  if (options.parquet ?? true) {
+    await atomicWrite(join(parquetDir(), `${name}.parquet`), toParquet(ipc));
+  }
+  return path;
+}
+
+/** Convert an Arrow IPC stream to Parquet bytes (zstd). */
+export function toParquet(ipcStream: Uint8Array): Uint8Array {
+  const props = new WriterPropertiesBuilder().setCompression(Compression.ZSTD).build();
+  return writeParquet(ParquetTable.fromIPCStream(ipcStream), props);
+}
+
+/** Read an Arrow stream (or file) table from disk. */
+export async function readTable(path: string): Promise<arrow.Table> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      throw new Error(`${path}: table not found (run the stage that writes it first)`);
+    }
+    throw e;
+  }
+  return arrow.tableFromIPC(bytes);
+}
+
+/**
+ * Read a table as plain row objects: list columns become arrays, fixed-size
+ * float lists become Float32Array, nulls stay null.
+ */
+export async function readRows<T = Record<string, unknown>>(path: string): Promise<T[]> {
+  return rowsOf<T>(await readTable(path));
+}
+
+/** Plain row objects of an in-memory table (see {@link readRows}). */
+export function rowsOf<T = Record<string, unknown>>(table: arrow.Table): T[] {
+  const names = table.schema.fields.map((f) => f.name);
+  const columns = names.map((n) => table.getChild(n)!);
+  const fixed = table.schema.fields.map((f) => f.type instanceof arrow.FixedSizeList);
+  const out: T[] = new Array(table.numRows);
+  for (let i = 0; i < table.numRows; i++) {
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < names.length; c++) {
+      const v = columns[c].get(i);
+      row[names[c]] = plain(v, fixed[c]);
+    }
+    out[i] = row as T;
+  }
+  return out;
+}
+
+function plain(v: unknown, fixed: boolean): unknown {
+  if (v instanceof arrow.Vector) {
+    return fixed
+      ? Float32Array.from(v.toArray() as ArrayLike<number>)
+      : Array.from(v as Iterable<unknown>);
+  }
+  return v;
+}

@@ -1,0 +1,50 @@
+/**
+ * The retriever interface every provider implements (see the invocation
+ * table in data/invocations.json for how each configuration is called).
+ *
+ * Dense providers turn texts into vectors; the embed stage stores them in
+ * `out/embeddings/<config>.arrow` and the score stage compares them. Sparse
+ * retrievers (bm25, tfidf) have no useful vector, so they score directly
+ * through the same scoring entry point.
+ */
+
+/** Whether a text is the search query or a pool document. */
+export type Role = "query" | "document";
+
+/** How scores are computed from dense vectors. */
+export type Similarity = "cosine" | "dot";
+
+/** A dense embedding provider: one small method, as in MTEB's `encode`. */
+export interface DenseProvider {
+  kind: "dense";
+  /** Embed texts in a role; one Float32Array per text, in order. */
+  embed(texts: string[], role: Role): Promise<Float32Array[]>;
+}
+
+/** A sparse/lexical retriever scoring every query against every document. */
+export interface SparseProvider {
+  kind: "sparse";
+  /**
+   * Scores of each query against each document, row-major
+   * (`scores[q * docs.length + d]`), higher is better.
+   */
+  score(queries: string[], docs: string[]): Promise<Float32Array>;
+}
+
+/** Either kind of provider. */
+export type Provider = DenseProvider | SparseProvider;
+
+/**
+ * The contract of `out/embeddings/<config>.arrow` (Arrow IPC stream), shared by
+ * the embed stage (writer) and the score stage (reader):
+ * columns `id` (utf8: a query_id or corpus_id), `role` (utf8: query | document),
+ * `vector` (fixed-size list of float32, `dims` long); schema metadata (all
+ * strings) `config`, `provider`, `model`, `similarity` (cosine | dot), `dims`,
+ * `normalized` ("true" | "false"), `invocation` (JSON of the table entry),
+ * `versions` (JSON).
+ */
+export const EMBEDDING_FILE_COLUMNS = {
+  id: "utf8",
+  role: "utf8",
+  vector: "fixed float32 list",
+} as const;

@@ -1,0 +1,50 @@
+import { join } from "node:path";
+import { readRows, writeTable } from "./arrow_table.ts";
+import { tablesDir } from "./paths.ts";
+import { REJECTS } from "../tables/schema.ts";
+
+/** One rejected input or candidate (see `REJECTS` in the table contract). */
+export interface Reject {
+  stage: string;
+  source: string;
+  locator: string;
+  reason: string;
+}
+
+/** Stages in pipeline order; the combined table lists their rejects in this order. */
+export const REJECT_STAGES = ["tasks", "mutate", "oracle", "embed", "score", "import"] as const;
+
+/**
+ * Record a stage's rejects: write `rejects_<stage>.arrow` (replacing that
+ * stage's earlier rejects, since a rerun recomputes them all), then rebuild
+ * the combined `rejects.arrow` from every stage's file, so each stage owns its
+ * rows and no stage can clobber another's.
+ */
+export async function writeRejects(stage: string, rows: readonly Reject[]): Promise<void> {
+  await writeTable(`rejects_${stage}`, rows.map((r) => ({ ...r, stage })), REJECTS, {
+    parquet: false,
+  });
+  const all: Reject[] = [];
+  const known = new Set<string>(REJECT_STAGES);
+  const stages = [...REJECT_STAGES, ...(known.has(stage) ? [] : [stage])];
+  for (const s of stages) {
+    try {
+      all.push(...await readRows<Reject>(join(tablesDir(), `rejects_${s}.arrow`)));
+    } catch {
+      // A stage that has not run yet has no rejects file.
+    }
+  }
+  await writeTable("rejects", all as unknown as Record<string, unknown>[], REJECTS);
+}
+
+/** One-line summary of rejects by reason, for the end of a stage. */
+export function summarizeRejects(rows: readonly Reject[]): string {
+  if (rows.length === 0) return "0 rejects";
+  const byReason = new Map<string, number>();
+  for (const r of rows) {
+    const key = r.reason.split(":")[0];
+    byReason.set(key, (byReason.get(key) ?? 0) + 1);
+  }
+  const parts = [...byReason.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`);
+  return `${rows.length} rejects (${parts.join(", ")})`;
+}

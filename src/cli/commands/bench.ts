@@ -1,13 +1,42 @@
 import { type Command, UserError } from "../command.ts";
+import { benchMutate } from "../../bench/mutate.ts";
+import { benchOracle } from "../../bench/oracle.ts";
+import { benchEmbed } from "../../bench/embed.ts";
+import { benchScore } from "../../bench/score.ts";
+import { benchStats } from "../../bench/stats.ts";
 
-/** `execret bench`: benchmarks of the pipeline's hot stages. */
+const benches: Record<string, (args: string[]) => Promise<number>> = {
+  mutate: benchMutate,
+  oracle: benchOracle,
+  embed: benchEmbed,
+  score: benchScore,
+  stats: benchStats,
+};
+
+/** `execret bench <stage>|all`: benchmarks of the pipeline's hot stages. */
 export const benchCommand: Command = {
   name: "bench",
   summary: "Benchmarks of the pipeline's hot stages",
-  help: `usage: execret bench [options]
+  help: `usage: execret bench <${Object.keys(benches).join("|")}|all> [options]
 
-Benchmarks of the pipeline's hot stages. Not implemented yet.`,
-  run() {
-    return Promise.reject(new UserError("not implemented yet"));
+Run a stage's benchmark and print its figures (rates, timings, ratios).
+"all" runs every benchmark in pipeline order.`,
+  async run(args) {
+    const [which, ...rest] = args;
+    if (which === "all") {
+      for (const run of Object.values(benches)) {
+        const code = await run(rest);
+        if (code !== 0) return code;
+      }
+      return 0;
+    }
+    const run = which === undefined ? undefined : benches[which];
+    if (!run) {
+      throw new UserError(
+        `expected one of ${Object.keys(benches).join(", ")}, all; got "${which ?? ""}"`,
+        2,
+      );
+    }
+    return await run(rest);
   },
 };

@@ -1,0 +1,118 @@
+import { join } from "node:path";
+import { UserError } from "../cli/command.ts";
+
+/** A run's settings: which sources, configs, seeds and limits (data/profiles/*.json). */
+export interface Profile {
+  name: string;
+  description: string;
+  sources: string[];
+  mutation_seed: number;
+  runtime: "pyodide" | "native";
+  timeout_ms: number;
+  max_distractors: number;
+  configs: string[];
+  ks: number[];
+  bootstrap: number;
+  seed: number;
+  /** Build the report site at the end of `reproduce`. */
+  site: boolean;
+}
+
+const PROFILE_DIR = new URL("../../data/profiles/", import.meta.url);
+
+/** Names of the profiles shipped in data/profiles. */
+export function profileNames(): string[] {
+  return [...Deno.readDirSync(PROFILE_DIR)]
+    .filter((e) => e.isFile && e.name.endsWith(".json"))
+    .map((e) => e.name.slice(0, -5))
+    .sort();
+}
+
+/**
+ * Load a profile by name (data/profiles/<name>.json) or by path, and check
+ * every field, so a typo fails before an hour of work rather than after.
+ */
+export function loadProfile(nameOrPath: string): Profile {
+  const isPath = nameOrPath.endsWith(".json") || nameOrPath.includes("/");
+  const path = isPath ? nameOrPath : join(PROFILE_DIR.pathname, `${nameOrPath}.json`);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch {
+    throw new UserError(
+      `unknown profile "${nameOrPath}" (known: ${profileNames().join(", ")}; or a path to a .json)`,
+    );
+  }
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${path}: not valid JSON (${(e as Error).message})`);
+  }
+  return validateProfile(raw, path);
+}
+
+/** Check a parsed profile's fields; errors name the file and the field. */
+export function validateProfile(raw: Record<string, unknown>, where: string): Profile {
+  const bad = (field: string, want: string) =>
+    new UserError(`${where}: field "${field}" must be ${want}, got ${JSON.stringify(raw[field])}`);
+  const str = (f: string) => {
+    if (typeof raw[f] !== "string") throw bad(f, "a string");
+    return raw[f] as string;
+  };
+  const int = (f: string, min: number) => {
+    const v = raw[f];
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
+      throw bad(f, `an integer >= ${min}`);
+    }
+    return v;
+  };
+  const strings = (f: string) => {
+    const v = raw[f];
+    if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== "string")) {
+      throw bad(f, "a non-empty list of strings");
+    }
+    return v as string[];
+  };
+  const runtime = str("runtime");
+  if (runtime !== "pyodide" && runtime !== "native") throw bad("runtime", '"pyodide" or "native"');
+  const ks = raw.ks;
+  if (
+    !Array.isArray(ks) || ks.length === 0 ||
+    ks.some((k) => typeof k !== "number" || !Number.isInteger(k) || k < 1)
+  ) {
+    throw bad("ks", "a non-empty list of positive integers");
+  }
+  if (typeof raw.site !== "boolean") throw bad("site", "true or false");
+  const known = new Set([
+    "name",
+    "description",
+    "sources",
+    "mutation_seed",
+    "runtime",
+    "timeout_ms",
+    "max_distractors",
+    "configs",
+    "ks",
+    "bootstrap",
+    "seed",
+    "site",
+  ]);
+  for (const key of Object.keys(raw)) {
+    if (!known.has(key)) throw new UserError(`${where}: unknown field "${key}"`);
+  }
+  return {
+    name: str("name"),
+    description: str("description"),
+    sources: strings("sources"),
+    mutation_seed: int("mutation_seed", 0),
+    runtime,
+    timeout_ms: int("timeout_ms", 1),
+    max_distractors: int("max_distractors", 1),
+    configs: strings("configs"),
+    ks: ks as number[],
+    bootstrap: int("bootstrap", 1),
+    seed: int("seed", 0),
+    site: raw.site,
+  };
+}

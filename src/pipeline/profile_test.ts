@@ -1,0 +1,26 @@
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { loadProfile, profileNames, validateProfile } from "./profile.ts";
+
+Deno.test("every shipped profile loads and validates", () => {
+  const names = profileNames();
+  for (const expected of ["default", "paper", "quick"]) {
+    assertEquals(names.includes(expected), true);
+  }
+  for (const name of names) assertEquals(loadProfile(name).name, name);
+});
+
+Deno.test("a bad profile field is a one-line error naming the file and field", () => {
+  const good = loadProfile("quick") as unknown as Record<string, unknown>;
+  throws(
+    () => validateProfile({ ...good, ks: [1, 0] }, "p.json"),
+    { message: 'p.json: field "ks" must be a non-empty list of positive integers, got [1,0]' },
+  );
+  throws(
+    () => validateProfile({ ...good, runtime: "docker" }, "p.json"),
+    { message: 'p.json: field "runtime" must be "pyodide" or "native", got "docker"' },
+  );
+  throws(() => validateProfile({ ...good, sed: 1 }, "p.json"), {
+    message: 'p.json: unknown field "sed"',
+  });
+  throws(() => loadProfile("nope"), /unknown profile "nope"/);
+});

@@ -1,0 +1,113 @@
+import { join, relative } from "node:path";
+import { canonicalJson, sha256Hex } from "../io/hash.ts";
+import { atomicWrite } from "../io/atomic_write.ts";
+import { outDir } from "../io/paths.ts";
+
+/**
+ * What a stage's outputs are a function of: its settings, the bytes of its
+ * input files, and the source code that computes it. Two runs with the same
+ * fingerprint must give the same outputs, so the second can skip the stage.
+ */
+export interface StageInputs {
+  settings: unknown;
+  /** Files whose content the stage reads (missing files count as absent). */
+  files: string[];
+  /** Source folders whose code computes the stage. */
+  code: string[];
+}
+
+/** A stage's record of its last completed run. */
+export interface Stamp {
+  stage: string;
+  key: string;
+  /** Output path (relative to out/) → sha256 of its bytes. */
+  outputs: Record<string, string>;
+}
+
+/** SHA-256 of a file's bytes, or null when it does not exist. */
+export async function fileDigest(path: string): Promise<string | null> {
+  try {
+    return sha256Hex(await Deno.readFile(path));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+}
+
+/**
+ * Digest of a folder tree: every file's relative path and content digest, in
+ * sorted order. Files for which `skip` is true are left out.
+ */
+export async function dirDigest(
+  dir: string,
+  skip: (name: string) => boolean = () => false,
+): Promise<string> {
+  const parts: string[] = [];
+  const walk = async (d: string) => {
+    const entries = [];
+    for await (const e of Deno.readDir(d)) entries.push(e);
+    entries.sort((a, b) => a.name < b.name ? -1 : 1);
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory) await walk(p);
+      else if (!skip(e.name)) parts.push(`${relative(dir, p)}:${await fileDigest(p)}`);
+    }
+  };
+  try {
+    await walk(dir);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  return sha256Hex(parts.join("\n"));
+}
+
+/** The fingerprint of a stage's inputs (see {@link StageInputs}). */
+export async function fingerprint(inputs: StageInputs): Promise<string> {
+  const files: Record<string, string | null> = {};
+  for (const f of [...inputs.files].sort()) files[f] = await fileDigest(f);
+  const code: Record<string, string> = {};
+  // Tests do not compute outputs; editing one should not invalidate a stage.
+  for (const d of [...inputs.code].sort()) {
+    code[d] = await dirDigest(d, (n) => n.endsWith("_test.ts"));
+  }
+  return sha256Hex(canonicalJson({ settings: inputs.settings ?? null, files, code }));
+}
+
+function stampPath(stage: string): string {
+  return join(outDir(), "stamps", `${stage}.json`);
+}
+
+/**
+ * True when the stage last completed with this fingerprint and every output
+ * it wrote is still there, byte for byte.
+ */
+export async function isFresh(stage: string, key: string): Promise<boolean> {
+  let stamp: Stamp;
+  try {
+    stamp = JSON.parse(await Deno.readTextFile(stampPath(stage)));
+  } catch {
+    return false;
+  }
+  if (stamp.key !== key) return false;
+  for (const [rel, digest] of Object.entries(stamp.outputs)) {
+    if (await fileDigest(join(outDir(), rel)) !== digest) return false;
+  }
+  return true;
+}
+
+/** Record a completed stage with its fingerprint and its outputs' digests. */
+export async function writeStamp(stage: string, key: string, outputs: string[]): Promise<void> {
+  const digests: Record<string, string> = {};
+  for (const path of [...outputs].sort()) {
+    const d = await fileDigest(path);
+    if (d === null) throw new Error(`stage ${stage} did not write ${path}`);
+    digests[relative(outDir(), path)] = d;
+  }
+  const stamp: Stamp = { stage, key, outputs: digests };
+  await atomicWrite(stampPath(stage), JSON.stringify(stamp, null, 2) + "\n");
+}
+
+/** Forget a stage's stamp (its outputs will be recomputed next time). */
+export async function clearStamp(stage: string): Promise<void> {
+  await Deno.remove(stampPath(stage)).catch(() => {});
+}

@@ -1,0 +1,185 @@
+/**
+ * Resilient HTTP for hosted embedding APIs: a per-request timeout, retries
+ * with exponential backoff and jitter that honour `Retry-After` on 429/503,
+ * and errors that name the config and what went wrong. A response that
+ * parses but breaks the contract (wrong count, wrong dims) is not retried:
+ * it fails loudly rather than storing a wrong vector.
+ */
+
+/** Retry and timeout settings for one provider. */
+export interface RetryOptions {
+  /** Label for messages, usually the config name. */
+  label: string;
+  /** Per-request timeout in ms. */
+  timeoutMs: number;
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** First backoff delay in ms; doubles each retry, capped at `maxBackoffMs`. */
+  backoffMs: number;
+  maxBackoffMs?: number;
+  /** Called before each retry (progress display, tests). */
+  onRetry?: (reason: string, delayMs: number, attempt: number) => void;
+}
+
+/** A failure worth another attempt (timeouts, 429, 5xx, network errors, unparsable bodies). */
+export class RetryableError extends Error {
+  constructor(message: string, readonly retryAfterMs?: number) {
+    super(message);
+    this.name = "RetryableError";
+  }
+}
+
+/** Counters a hosted provider keeps (reported by the embed stage). */
+export interface RequestStats {
+  requests: number;
+  retries: number;
+  /** Tokens the provider reported (0 when it reports none). */
+  tokens: number;
+  /** Characters sent. */
+  chars: number;
+}
+
+/** Fresh zeroed counters. */
+export function newStats(): RequestStats {
+  return { requests: 0, retries: 0, tokens: 0, chars: 0 };
+}
+
+/** Delay before retry `attempt` (0-based): `Retry-After` when given, else backoff with jitter. */
+export function retryDelay(attempt: number, options: RetryOptions, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, 10 * 60_000);
+  const cap = options.maxBackoffMs ?? 60_000;
+  const base = Math.min(cap, options.backoffMs * 2 ** attempt);
+  // "Equal jitter": half fixed, half random, so concurrent clients spread out.
+  return base / 2 + Math.random() * (base / 2);
+}
+
+/** Parse a `Retry-After` header (seconds or an HTTP date) into ms, or undefined. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  const secs = Number(value);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Run `attempt` until it succeeds, retrying RetryableErrors; any other error ends at once. */
+export async function withRetries<T>(
+  options: RetryOptions,
+  attempt: (signal: AbortSignal) => Promise<T>,
+  stats?: RequestStats,
+): Promise<T> {
+  let last = "";
+  for (let i = 0; i <= options.maxRetries; i++) {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new RetryableError(`no response within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+    try {
+      if (stats) stats.requests++;
+      return await attempt(controller.signal);
+    } catch (e) {
+      let err = e;
+      if (timedOut && !(e instanceof RetryableError)) {
+        err = new RetryableError(`no response within ${options.timeoutMs} ms`);
+      }
+      if (!(err instanceof RetryableError)) throw err;
+      last = err.message;
+      if (i === options.maxRetries) break;
+      const delay = retryDelay(i, options, err.retryAfterMs);
+      if (stats) stats.retries++;
+      options.onRetry?.(err.message, delay, i + 1);
+      await new Promise((r) => setTimeout(r, delay));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  throw new Error(`${options.label}: gave up after ${options.maxRetries + 1} attempts: ${last}`);
+}
+
+const RETRY_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
+
+/** Whether an HTTP status is worth retrying. */
+export function isRetryableStatus(status: number): boolean {
+  return RETRY_STATUS.has(status) || status >= 520;
+}
+
+/**
+ * POST a JSON body and return the parsed JSON answer, with timeout and
+ * retries. Non-retryable HTTP errors (400, 401, 403, 404, ...) fail at once
+ * with the status and the start of the body.
+ */
+export function postJson(
+  fetchFn: typeof fetch,
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  options: RetryOptions,
+  stats?: RequestStats,
+): Promise<unknown> {
+  const payload = JSON.stringify(body);
+  return withRetries(options, async (signal) => {
+    let res: Response;
+    try {
+      res = await fetchFn(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: payload,
+        signal,
+      });
+    } catch (e) {
+      if (e instanceof RetryableError) throw e;
+      if (signal.aborted && signal.reason instanceof RetryableError) throw signal.reason;
+      throw new RetryableError(`request failed: ${(e as Error).message}`);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      if (signal.aborted && signal.reason instanceof RetryableError) throw signal.reason;
+      throw new RetryableError(`reading the response failed: ${(e as Error).message}`);
+    }
+    if (!res.ok) {
+      const snippet = text.slice(0, 200).replace(/\s+/g, " ");
+      const message = `HTTP ${res.status} from ${url}: ${snippet}`;
+      if (isRetryableStatus(res.status)) {
+        const after = res.status === 429 || res.status === 503
+          ? parseRetryAfter(res.headers.get("retry-after"))
+          : undefined;
+        throw new RetryableError(message, after);
+      }
+      throw new Error(`${options.label}: ${message}`);
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new RetryableError(`malformed JSON from ${url}: ${text.slice(0, 80)}`);
+    }
+  }, stats);
+}
+
+/**
+ * Embed `texts` in batches of `batchSize` with at most `concurrency`
+ * requests in flight; results come back in input order.
+ */
+export async function inBatches<T>(
+  texts: readonly string[],
+  batchSize: number,
+  concurrency: number,
+  run: (batch: string[], start: number) => Promise<T[]>,
+): Promise<T[]> {
+  const starts: number[] = [];
+  for (let s = 0; s < texts.length; s += batchSize) starts.push(s);
+  const results: T[][] = new Array(starts.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < starts.length) {
+      const i = next++;
+      const s = starts[i];
+      results[i] = await run(texts.slice(s, s + batchSize), s);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, starts.length) }, worker));
+  return results.flat();
+}

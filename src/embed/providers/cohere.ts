@@ -1,0 +1,27 @@
+import { type Invocation, roleParams } from "../invocations.ts";
+import type { ResolvedOptions } from "../registry.ts";
+import { bearer, type HostedProvider, hostedProvider } from "../hosted.ts";
+
+/**
+ * Cohere v2 `POST /v2/embed`: `{model, texts: [...], input_type:
+ * "search_query" | "search_document", embedding_types: ["float"],
+ * output_dimension, truncate}` → `{embeddings: {float: [[...]]}, meta:
+ * {billed_units: {input_tokens}}}` (https://docs.cohere.com/reference/embed).
+ */
+export function cohereProvider(inv: Invocation, o: ResolvedOptions): HostedProvider {
+  return hostedProvider(inv, o, {
+    path: () => "/embed",
+    headers: bearer,
+    body: (inv, texts, role) => ({ model: inv.model, texts, ...roleParams(inv, role) }),
+    parse: (json) => {
+      const j = json as {
+        embeddings?: { float?: number[][] };
+        meta?: { billed_units?: { input_tokens?: number } };
+      };
+      return {
+        vectors: j?.embeddings?.float,
+        tokens: j?.meta?.billed_units?.input_tokens ?? 0,
+      };
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import { type Invocation, roleParams } from "../invocations.ts";
+import type { ResolvedOptions } from "../registry.ts";
+import { type HostedProvider, hostedProvider } from "../hosted.ts";
+
+/**
+ * Gemini `POST /v1beta/models/{model}:batchEmbedContents` with header
+ * `x-goog-api-key`: `{requests: [{model: "models/{model}", content: {parts:
+ * [{text}]}, taskType, outputDimensionality}]}` → `{embeddings: [{values}]}`
+ * (https://ai.google.dev/api/embeddings). gemini-embedding-2 takes its task
+ * as a text prefix instead of taskType (see the invocation table).
+ */
+export function geminiProvider(inv: Invocation, o: ResolvedOptions): HostedProvider {
+  return hostedProvider(inv, o, {
+    path: (inv) => `/models/${inv.model}:batchEmbedContents`,
+    headers: (key) => ({ "x-goog-api-key": key }),
+    body: (inv, texts, role) => {
+      const params = roleParams(inv, role);
+      return {
+        requests: texts.map((text) => ({
+          model: `models/${inv.model}`,
+          content: { parts: [{ text }] },
+          ...params,
+        })),
+      };
+    },
+    parse: (json) => {
+      const j = json as { embeddings?: { values?: number[] }[] };
+      return {
+        vectors: Array.isArray(j?.embeddings) ? j.embeddings.map((e) => e?.values!) : undefined,
+        tokens: 0,
+      };
+    },
+  });
+}

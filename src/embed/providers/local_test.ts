@@ -87,7 +87,7 @@ for (const pooling of ["mean", "cls", "last"] as const) {
   });
 }
 
-Deno.test("hf: a missing model folder is a one-line error naming the file", async () => {
+Deno.test("hf: a missing model folder is a one-line error naming the folder", async () => {
   const inv: Invocation = {
     name: "absent",
     provider: "hf",
@@ -106,7 +106,7 @@ Deno.test("hf: a missing model folder is a one-line error naming the file", asyn
     message = (e as Error).message;
   }
   ok(
-    message.startsWith("absent: missing model file /nonexistent/no-such-model/config.json"),
+    message.startsWith("absent: missing model folder /nonexistent/no-such-model"),
     message,
   );
   ok(!message.includes("\n"));

@@ -1,0 +1,33 @@
+/**
+ * Observable Framework configuration of the report site (root `docs/`).
+ *
+ * Built by `scripts/build_site.ts`, which fills Framework's npm cache from
+ * node_modules first and runs the build with the network denied, so every
+ * setting here must work offline: no remote stylesheets (the default loads
+ * Google Fonts), DuckDB extensions off (they are fetched from
+ * extensions.duckdb.org; Arrow streams need neither json nor parquet).
+ */
+const outputDir = Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
+
+export default {
+  title: "ExecRetrieval Kit",
+  root: "docs",
+  output: outputDir,
+  pages: [
+    { name: "Benchmark", path: "/benchmark" },
+    { name: "Leaderboard", path: "/leaderboard" },
+    { name: "Functional gap", path: "/gap" },
+    { name: "Significance", path: "/significance" },
+    { name: "Explorer", path: "/explorer" },
+    { name: "SQL", path: "/sql" },
+    { name: "Methods", path: "/methods" },
+  ],
+  // Data loaders are Deno programs; they read the run's tables (EXECRET_OUT
+  // or out/) and may compute a missing one through the pipeline, which is why
+  // they get full permissions while Framework itself runs without the network.
+  interpreters: { ".ts": [Deno.execPath(), "run", "-A", "--cached-only"] },
+  duckdb: { extensions: { json: null, parquet: null } },
+  globalStylesheets: [],
+  search: false,
+  footer: "ExecRetrieval Kit — every number on these pages is read from this run's tables.",
+};

@@ -1,0 +1,106 @@
+/**
+ * Build the report site with no network: `make site`.
+ *
+ * 1. Fill Framework's npm cache from node_modules (scripts/fill_framework_cache.ts).
+ * 2. Drop Framework's cached loader outputs: it reuses a cached output while
+ *    the loader file is older than it, whatever the table it reads, so a new
+ *    run (or another `EXECRET_OUT`) would otherwise show the old numbers.
+ * 3. Run `framework build` under Deno with net access limited to loopback.
+ *    This is the guard: any request Framework makes to a CDN, the npm
+ *    registry or DuckDB's extension host is a permission error, and the build
+ *    fails (checked by test/site/offline_guard_test.ts). With internet the
+ *    build is the same, since every file it needs is already in the cache.
+ *
+ * The data loaders run as child processes with their own permissions (see
+ * `interpreters` in observablehq.config.ts).
+ *
+ * Usage: deno run -A scripts/build_site.ts [--root docs] [--config observablehq.config.ts]
+ * (`--root` must match the config's `root`; it names the cache to fill.)
+ * Environment: EXECRET_OUT (tables to show), EXECRET_SITE_OUT (output folder, default out/site).
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { fillFrameworkCache } from "./fill_framework_cache.ts";
+
+/** Cache folders that are inputs (npm, DuckDB), not loader outputs. */
+const KEEP = new Set(["_npm", "_duckdb", "_jsr", "_node"]);
+
+/** Remove Framework's cached loader outputs under `<root>/.observablehq/cache`. */
+export async function clearLoaderCache(root: string): Promise<void> {
+  const cache = join(root, ".observablehq", "cache");
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(cache)];
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    if (!KEEP.has(e.name)) await Deno.remove(join(cache, e.name), { recursive: true });
+  }
+}
+
+/**
+ * Empty the output folder of an earlier build. Framework only clears an
+ * output inside the working directory and fails on leftovers elsewhere; a
+ * folder that is not a Framework build (no `_observablehq/`) is never removed.
+ */
+export async function clearOutput(output: string): Promise<void> {
+  try {
+    Deno.statSync(join(output, "_observablehq"));
+  } catch {
+    return;
+  }
+  await Deno.remove(output, { recursive: true });
+}
+
+/** The permission flags Framework's build runs with: everything but the network, bar loopback. */
+export const GUARDED_PERMISSIONS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+  "--allow-ffi",
+  "--allow-net=127.0.0.1,localhost",
+  "--no-prompt",
+];
+
+/** Build the site; resolves to Framework's exit code. */
+export async function buildSite(
+  options: { root?: string; config?: string; quiet?: boolean } = {},
+): Promise<{ code: number; output: string }> {
+  const root = options.root ?? "docs";
+  await fillFrameworkCache(root, { quiet: options.quiet });
+  await clearLoaderCache(root);
+  await clearOutput(Deno.env.get("EXECRET_SITE_OUT") ?? "out/site");
+  const args = [
+    "run",
+    ...GUARDED_PERMISSIONS,
+    "--cached-only",
+    "npm:@observablehq/framework@1.13.4",
+    "build",
+    // An explicit config is imported by Deno directly (the default lookup
+    // would load tsx to compile it).
+    "--config",
+    options.config ?? "observablehq.config.ts",
+  ];
+  const command = new Deno.Command(Deno.execPath(), {
+    args,
+    stdout: options.quiet ? "piped" : "inherit",
+    stderr: options.quiet ? "piped" : "inherit",
+    env: { NO_COLOR: "1", OBSERVABLE_TELEMETRY_DISABLE: "true" },
+  });
+  if (!options.quiet) return { code: (await command.spawn().status).code, output: "" };
+  const { code, stdout, stderr } = await command.output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code, output: decode(stdout) + decode(stderr) };
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { root: { type: "string" }, config: { type: "string" } },
+  });
+  const { code } = await buildSite({ root: values.root, config: values.config });
+  Deno.exit(code);
+}

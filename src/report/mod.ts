@@ -1,0 +1,10 @@
+/**
+ * Everything the report pages use besides Framework's built-ins: SQL, number
+ * formats, diff highlighting, pivots and the SQL console's examples. Bundled
+ * for the browser by loaders/report_module.ts.
+ */
+export * from "./format.ts";
+export * from "./diff.ts";
+export * from "./queries.ts";
+export * from "./examples.ts";
+export * from "./pivot.ts";

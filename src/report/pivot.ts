@@ -1,0 +1,95 @@
+/** A long metric row as the metrics table holds it. */
+export interface MetricRow {
+  config: string;
+  metric: string;
+  k: number;
+  value: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+}
+
+/** One leaderboard line: a config with each metric's value and interval at one k. */
+export type LeaderboardLine = { config: string } & Record<string, number | string | null>;
+
+/**
+ * Pivot long metric rows (one k) into one line per config with columns
+ * `<metric>`, `<metric>_low`, `<metric>_high`, sorted by `sortBy` descending
+ * (ties by config name), so the leaderboard reads best first.
+ *
+ * @example
+ * ```ts
+ * pivotLeaderboard([{ config: "bm25", metric: "exec", k: 1, value: 0.1, ci_low: 0, ci_high: 0.2 }]);
+ * // [{ config: "bm25", exec: 0.1, exec_low: 0, exec_high: 0.2 }]
+ * ```
+ */
+export function pivotLeaderboard(rows: Iterable<MetricRow>, sortBy = "exec"): LeaderboardLine[] {
+  const byConfig = new Map<string, LeaderboardLine>();
+  for (const r of rows) {
+    let line = byConfig.get(r.config);
+    if (!line) byConfig.set(r.config, line = { config: r.config });
+    line[r.metric] = r.value;
+    line[`${r.metric}_low`] = r.ci_low;
+    line[`${r.metric}_high`] = r.ci_high;
+  }
+  return [...byConfig.values()].sort((a, b) =>
+    ((b[sortBy] as number) ?? -Infinity) - ((a[sortBy] as number) ?? -Infinity) ||
+    a.config.localeCompare(b.config)
+  );
+}
+
+/**
+ * Cells of a pairwise matrix: both orientations of every tested pair, so a
+ * config × config grid is filled on both sides of the diagonal (b − a is the
+ * negated difference with the interval flipped).
+ */
+export interface PairRow {
+  config_a: string;
+  config_b: string;
+  delta: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  p_holm: number | null;
+  p_mcnemar: number | null;
+}
+
+export interface MatrixCell {
+  row: string;
+  col: string;
+  delta: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  p_holm: number | null;
+  /** Holm-adjusted p < 0.05, or (without a test) an interval that excludes 0. */
+  significant: boolean;
+}
+
+export function pairMatrix(rows: Iterable<PairRow>): MatrixCell[] {
+  const cells: MatrixCell[] = [];
+  for (const r of rows) {
+    const significant = r.p_holm != null
+      ? r.p_holm < 0.05
+      : r.ci_low != null && r.ci_high != null && (r.ci_low > 0 || r.ci_high < 0);
+    const neg = (x: number | null) => x == null ? null : -x;
+    cells.push(
+      {
+        row: r.config_a,
+        col: r.config_b,
+        delta: r.delta,
+        ci_low: r.ci_low,
+        ci_high: r.ci_high,
+        p_holm: r.p_holm,
+        significant,
+      },
+      {
+        row: r.config_b,
+        col: r.config_a,
+        delta: neg(r.delta),
+        ci_low: neg(r.ci_high),
+        ci_high: neg(r.ci_low),
+        p_holm: r.p_holm,
+        significant,
+      },
+    );
+  }
+  return cells;
+}

@@ -1,0 +1,57 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { pairMatrix, pivotLeaderboard } from "./pivot.ts";
+
+Deno.test("pivotLeaderboard makes one line per config, best exec first", () => {
+  const row = (config: string, metric: string, value: number) => ({
+    config,
+    metric,
+    k: 1,
+    value,
+    ci_low: value - 0.1,
+    ci_high: value + 0.1,
+  });
+  const lines = pivotLeaderboard([
+    row("bm25", "exec", 0.1),
+    row("use", "exec", 0.3),
+    row("bm25", "ndcg", 0.5),
+    row("use", "ndcg", 0.6),
+  ]);
+  assertEquals(lines.map((l) => l.config), ["use", "bm25"]);
+  assertEquals(lines[1], {
+    config: "bm25",
+    exec: 0.1,
+    exec_low: 0.1 - 0.1,
+    exec_high: 0.1 + 0.1,
+    ndcg: 0.5,
+    ndcg_low: 0.4,
+    ndcg_high: 0.6,
+  });
+});
+
+Deno.test("pairMatrix fills both orientations and flips the interval", () => {
+  const cells = pairMatrix([{
+    config_a: "use",
+    config_b: "bm25",
+    delta: 0.4,
+    ci_low: 0.1,
+    ci_high: 0.7,
+    p_holm: 0.01,
+    p_mcnemar: 0.005,
+  }]);
+  assertEquals(cells.length, 2);
+  assertEquals(cells[1], {
+    row: "bm25",
+    col: "use",
+    delta: -0.4,
+    ci_low: -0.7,
+    ci_high: -0.1,
+    p_holm: 0.01,
+    significant: true,
+  });
+});
+
+Deno.test("pairMatrix without a test uses the interval", () => {
+  const base = { config_a: "a", config_b: "b", delta: 0.1, p_holm: null, p_mcnemar: null };
+  assertEquals(pairMatrix([{ ...base, ci_low: -0.1, ci_high: 0.3 }])[0].significant, false);
+  assertEquals(pairMatrix([{ ...base, ci_low: 0.05, ci_high: 0.3 }])[0].significant, true);
+});

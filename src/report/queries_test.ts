@@ -1,0 +1,100 @@
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { readRows } from "../io/arrow_table.ts";
+import { openRunDatabase, runSql } from "../sql/run_database.ts";
+import { makeFixtureRun } from "../../test/fixtures/run/make_fixture_run.ts";
+import { EXAMPLE_QUERIES } from "./examples.ts";
+import * as Q from "./queries.ts";
+
+interface Ranked {
+  config: string;
+  query_id: string;
+  rank: number;
+  corpus_id: string;
+  score: number;
+  label: string;
+  bug_type: string | null;
+  own_task: boolean;
+}
+
+Deno.test("report SQL agrees with the fixture tables", async (t) => {
+  const out = await Deno.makeTempDir({ prefix: "execret-report-sql-" });
+  await makeFixtureRun(out);
+  const db = await openRunDatabase(join(out, "parquet"));
+  const rankings = await readRows<Ranked>(join(out, "tables", "rankings.arrow"));
+  try {
+    await t.step("every report query and example runs and returns rows", async () => {
+      for (const [name, { sql, params }] of Object.entries(Q.REPORT_QUERIES)) {
+        const { rows } = await runSql(db, sql, params);
+        ok(rows.length > 0, `${name} returned no rows`);
+      }
+      for (const ex of EXAMPLE_QUERIES) {
+        ok((await runSql(db, ex.sql)).rows.length > 0, ex.title);
+      }
+    });
+
+    await t.step("headline is the best exec@1 config with its exec@10", async () => {
+      const metrics = await readRows<Record<string, unknown>>(join(out, "tables", "metrics.arrow"));
+      const exec1 = metrics.filter((m) => m.metric === "exec" && m.k === 1)
+        .sort((a, b) => (b.value as number) - (a.value as number));
+      const best = exec1[0];
+      const top = metrics.find((m) =>
+        m.metric === "exec" && m.k === 10 && m.config === best.config
+      )!;
+      const [row] = (await runSql(db, Q.HEADLINE_SQL)).rows;
+      assertEquals([row.config, row.exec1, row.top_k, row.exec_top], [
+        best.config,
+        best.value,
+        10,
+        top.value,
+      ]);
+    });
+
+    await t.step("miss share and canonical-below share match a direct count", async () => {
+      const configs = [...new Set(rankings.map((r) => r.config))].sort();
+      const share = (await runSql(db, Q.MISS_SHARE_SQL)).rows;
+      const below = (await runSql(db, Q.CANONICAL_BELOW_SQL)).rows;
+      for (const [i, config] of configs.entries()) {
+        const first = rankings.filter((r) => r.config === config && r.rank === 1);
+        const misses = first.filter((r) => !(r.label === "correct" && r.own_task));
+        const own = misses.filter((r) => r.label === "incorrect" && r.own_task);
+        assertEquals(share[i].misses, misses.length);
+        assertEquals(share[i].own_distractor_misses, own.length);
+        let n = 0;
+        const queries = [...new Set(rankings.map((r) => r.query_id))];
+        for (const q of queries) {
+          const rows = rankings.filter((r) =>
+            r.config === config && r.query_id === q && r.own_task
+          );
+          const canon = rows.find((r) => r.label === "correct")!;
+          if (rows.some((r) => r.label === "incorrect" && r.score > canon.score)) n++;
+        }
+        assertEquals(below[i].below, n);
+        assertEquals(below[i].queries, queries.length);
+      }
+    });
+
+    await t.step("fool rate counts own distractors ranked above the canonical", async () => {
+      const rows = (await runSql(db, Q.FOOL_RATE_SQL)).rows;
+      const total = rows.reduce((s, r) => s + (r.fooled as number), 0);
+      let direct = 0;
+      for (const r of rankings) {
+        if (!r.own_task || r.label !== "incorrect") continue;
+        const canon = rankings.find((c) =>
+          c.config === r.config && c.query_id === r.query_id && c.own_task && c.label === "correct"
+        )!;
+        if (r.rank < canon.rank) direct++;
+      }
+      assertEquals(total, direct);
+    });
+
+    await t.step("explorer queries are parameterised by query id", async () => {
+      const snippets = (await runSql(db, Q.QUERY_SNIPPETS_SQL, ["builtin/binary_search"])).rows;
+      assertEquals(snippets[0].corpus_id, "builtin/binary_search#c");
+      ok(snippets.slice(1).every((s) => s.label === "incorrect" && s.before && s.after));
+    });
+  } finally {
+    db.close();
+    await Deno.remove(out, { recursive: true });
+  }
+});

@@ -37,11 +37,17 @@ export function openaiProvider(inv: Invocation, o: ResolvedOptions): HostedProvi
       return inBatches(sent, inv.batch_size ?? 64, inv.concurrency ?? 2, async (batch, start) => {
         const res = await withRetries(retry, async (signal) => {
           try {
-            return await client.embeddings.create(
+            const res = await client.embeddings.create(
               { model: inv.model, input: batch, ...params } as OpenAI.EmbeddingCreateParams,
               { signal },
             );
+            // A non-JSON body comes back from the SDK as a bare string.
+            if (!res || typeof res !== "object" || !Array.isArray(res.data)) {
+              throw new RetryableError(`malformed response: ${String(res).slice(0, 80)}`);
+            }
+            return res;
           } catch (e) {
+            if (e instanceof RetryableError) throw e;
             throw classify(e);
           }
         }, stats);

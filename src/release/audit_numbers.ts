@@ -1,0 +1,268 @@
+import { join } from "node:path";
+import { mcnemar_table, type McNemarTable } from "../stats/mcnemar.ts";
+import type { AuditRow } from "./audit_row.ts";
+import { bootstrapWindow, inWindow } from "./bootstrap_tolerance.ts";
+import { type Bundle, BUNDLE_FILES, type ReleasedRun } from "./read_bundle.ts";
+import { meanOf, type MetricKey, metricKey, perQueryValues } from "./per_query_values.ts";
+import { type ReleasedPrecision, releasedPrecision, toleranceFor } from "./released_precision.ts";
+
+/** A bootstrap percentile interval with the sorted replicates behind it. */
+export interface BootstrapInterval {
+  low: number;
+  high: number;
+  /** Replicate statistics, ascending. */
+  sorted: ArrayLike<number>;
+}
+
+/** The kit's statistics the audit recomputes with (see `kit_stats.ts`). */
+export interface AuditStats {
+  seed: number;
+  resamples: number;
+  /** 95 % percentile interval of the mean over queries. */
+  bootstrapMean(values: readonly number[]): BootstrapInterval;
+  /** 95 % percentile interval of the mean paired difference a − b. */
+  pairedBootstrap(a: readonly number[], b: readonly number[]): BootstrapInterval;
+  /** Exact two-sided McNemar p from the discordant counts. */
+  mcnemarExact(aOnly: number, bOnly: number): number;
+}
+
+const COUNT_FIELDS = ["a_only", "b_only", "both", "neither"] as const;
+
+/**
+ * Check every released number of the bundle against the kit's recomputation
+ * from the released rankings: the aggregate metrics of each results file and
+ * of the leaderboard, the confidence intervals, and every pairwise entry
+ * (rates, delta, McNemar counts and exact p, paired bootstrap interval).
+ * Point values and counts must agree to the released precision (see
+ * `released_precision.ts`); bootstrap endpoints within the Monte Carlo
+ * window of `bootstrap_tolerance.ts`.
+ */
+export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
+  const values = new Map<string, number[]>();
+  const runs = new Map(bundle.runs.map((r) => [r.model, r]));
+  const valuesOf = (run: ReleasedRun, key: MetricKey): number[] => {
+    const id = `${run.model}\u0000${key.name}`;
+    let v = values.get(id);
+    if (!v) values.set(id, v = perQueryValues(bundle, run, key));
+    return v;
+  };
+  const rows: AuditRow[] = [];
+  const file = (rel: string) => join(bundle.dir, rel);
+
+  // Aggregates of each results file.
+  const metricsPrecision = releasedPrecision(bundle.runs.flatMap((r) => Object.values(r.metrics)));
+  for (const run of bundle.runs) {
+    for (const [name, released] of Object.entries(run.metrics)) {
+      const key = metricKey(name);
+      const recomputed = key ? meanOf(valuesOf(run, key)) : null;
+      rows.push(point("metrics", run.model, key, name, "value", released, recomputed, {
+        precision: metricsPrecision,
+        locator: `${run.file}: metrics["${name}"]`,
+      }));
+    }
+  }
+
+  // The leaderboard repeats the aggregates; it must agree with the rankings too.
+  const boardFile = file(BUNDLE_FILES.leaderboard);
+  const boardValues = bundle.leaderboard.flatMap((row) =>
+    Object.entries(row).filter(([k, v]) => metricKey(k) && typeof v === "number").map(([, v]) =>
+      v as number
+    )
+  );
+  const boardPrecision = releasedPrecision(boardValues);
+  for (const row of bundle.leaderboard) {
+    const run = runs.get(String(row.model));
+    if (!run) continue; // models without results are reported by readBundle
+    for (const [name, released] of Object.entries(row)) {
+      const key = metricKey(name);
+      if (!key || typeof released !== "number") continue;
+      rows.push(
+        point("leaderboard", run.model, key, name, "value", released, meanOf(valuesOf(run, key)), {
+          precision: boardPrecision,
+          locator: `${boardFile}: model ${run.model}, "${name}"`,
+        }),
+      );
+    }
+  }
+
+  // Confidence intervals: mean and settings exactly, endpoints within the window.
+  const ciFile = file(BUNDLE_FILES.intervals);
+  const allIntervals = [...bundle.intervals.values()].flatMap((m) => [...m.values()]);
+  const meanPrecision = releasedPrecision(allIntervals.map((e) => e.mean));
+  const ciPrecision = releasedPrecision(allIntervals.flatMap((e) => [e.ci95_low, e.ci95_high]));
+  for (const [model, metrics] of bundle.intervals) {
+    const run = runs.get(model)!;
+    for (const [name, e] of metrics) {
+      const key = metricKey(name);
+      const at = `${ciFile}: model ${model}, "${name}"`;
+      const v = key ? valuesOf(run, key) : null;
+      rows.push(point("intervals", model, key, name, "mean", e.mean, v && meanOf(v), {
+        precision: meanPrecision,
+        locator: `${at}.mean`,
+      }));
+      rows.push(exact("intervals", model, key, name, "n", e.n, bundle.queries.length, `${at}.n`));
+      rows.push(
+        exact(
+          "intervals",
+          model,
+          key,
+          name,
+          "bootstrap_samples",
+          e.bootstrap_samples,
+          stats.resamples,
+          `${at}.bootstrap_samples`,
+        ),
+      );
+      rows.push(exact("intervals", model, key, name, "seed", e.seed, stats.seed, `${at}.seed`));
+      const ci = v && stats.bootstrapMean(v);
+      rows.push(...endpoints("intervals", model, key, name, [e.ci95_low, e.ci95_high], ci, {
+        precision: ciPrecision,
+        locator: at,
+        names: ["ci95_low", "ci95_high"],
+      }));
+    }
+  }
+
+  // Pairwise tests.
+  const pairFile = file(BUNDLE_FILES.pairwise);
+  const entries = bundle.pairs.flatMap((p) => Object.values(p.metrics));
+  const ratePrecision = releasedPrecision(entries.flatMap((e) => [e.a_rate, e.b_rate, e.delta]));
+  const pPrecision = releasedPrecision(
+    entries.flatMap((e) => e.mcnemar_exact_p === undefined ? [] : [e.mcnemar_exact_p]),
+  );
+  const pairCiPrecision = releasedPrecision(entries.flatMap((e) => e.bootstrap_ci_95));
+  for (const pair of bundle.pairs) {
+    const a = runs.get(pair.a)!;
+    const b = runs.get(pair.b)!;
+    for (const [name, e] of Object.entries(pair.metrics)) {
+      const key = metricKey(name);
+      const at = `${pairFile}: "${pair.key}", "${name}"`;
+      const av = key ? valuesOf(a, key) : null;
+      const bv = key ? valuesOf(b, key) : null;
+      const ar = av && meanOf(av);
+      const br = bv && meanOf(bv);
+      const rate = (q: string, released: number, recomputed: number | null) =>
+        rows.push(point("pairwise", pair.key, key, name, q, released, recomputed, {
+          precision: ratePrecision,
+          locator: `${at}.${q}`,
+        }));
+      rate("a_rate", e.a_rate, ar);
+      rate("b_rate", e.b_rate, br);
+      rate("delta", e.delta, ar === null || br === null ? null : ar - br);
+      // Counts on the per-query hit (value > 0): for exec@k exactly the McNemar table.
+      const counts = av && bv ? contingency(av, bv) : null;
+      for (const c of COUNT_FIELDS) {
+        const released = e[c];
+        if (released === undefined) continue;
+        rows.push(
+          exact("pairwise", pair.key, key, name, c, released, counts && counts[c], `${at}.${c}`),
+        );
+      }
+      if (e.mcnemar_exact_p !== undefined) {
+        const p = counts && key?.family === "exec"
+          ? stats.mcnemarExact(counts.a_only, counts.b_only)
+          : null;
+        rows.push(point("pairwise", pair.key, key, name, "mcnemar_exact_p", e.mcnemar_exact_p, p, {
+          precision: pPrecision,
+          locator: `${at}.mcnemar_exact_p`,
+        }));
+      }
+      const ci = av && bv ? stats.pairedBootstrap(av, bv) : null;
+      rows.push(...endpoints("pairwise", pair.key, key, name, e.bootstrap_ci_95, ci, {
+        precision: pairCiPrecision,
+        locator: `${at}.bootstrap_ci_95`,
+        names: ["ci95_low", "ci95_high"],
+      }));
+    }
+  }
+  return rows;
+}
+
+/** McNemar's 2×2 table of two paired per-query vectors, on "value > 0" (a hit). */
+function contingency(a: readonly number[], b: readonly number[]): McNemarTable {
+  const hit = (v: readonly number[]) => v.map((x) => (x > 0 ? 1 : 0));
+  return mcnemar_table(hit(a), hit(b));
+}
+
+function base(section: string, subject: string, key: MetricKey | null, name: string) {
+  return {
+    section,
+    subject,
+    metric: key?.family ?? name,
+    k: key?.k ?? 0,
+  };
+}
+
+function point(
+  section: string,
+  subject: string,
+  key: MetricKey | null,
+  name: string,
+  quantity: string,
+  released: number,
+  recomputed: number | null,
+  o: { precision: ReleasedPrecision; locator: string },
+): AuditRow {
+  const tolerance = recomputed === null ? null : toleranceFor(o.precision, released, recomputed);
+  return {
+    ...base(section, subject, key, name),
+    quantity,
+    released,
+    recomputed,
+    tolerance,
+    match: recomputed === null ? null : Math.abs(released - recomputed) <= tolerance!,
+    locator: o.locator,
+  };
+}
+
+function exact(
+  section: string,
+  subject: string,
+  key: MetricKey | null,
+  name: string,
+  quantity: string,
+  released: number,
+  recomputed: number | null,
+  locator: string,
+): AuditRow {
+  return {
+    ...base(section, subject, key, name),
+    quantity,
+    released,
+    recomputed,
+    tolerance: recomputed === null ? null : 0,
+    match: recomputed === null ? null : released === recomputed,
+    locator,
+  };
+}
+
+function endpoints(
+  section: string,
+  subject: string,
+  key: MetricKey | null,
+  name: string,
+  released: readonly number[],
+  ci: BootstrapInterval | null,
+  o: { precision: ReleasedPrecision; locator: string; names: [string, string] },
+): AuditRow[] {
+  return ([0, 1] as const).map((i) => {
+    const q = i === 0 ? 0.025 : 0.975;
+    const ours = ci === null ? null : i === 0 ? ci.low : ci.high;
+    const row: AuditRow = {
+      ...base(section, subject, key, name),
+      quantity: o.names[i],
+      released: released[i],
+      recomputed: ours,
+      tolerance: null,
+      match: null,
+      locator: `${o.locator}.${o.names[i]}`,
+    };
+    if (ci !== null && ours !== null) {
+      const rounding = toleranceFor(o.precision, released[i], ours);
+      const w = bootstrapWindow(ci.sorted, q, ours, rounding);
+      row.tolerance = w.halfWidth;
+      row.match = inWindow(w, released[i]);
+    }
+    return row;
+  });
+}

@@ -1,0 +1,68 @@
+import { exec_at_k } from "../metrics/exec_at_k.ts";
+import { exec_ndcg_gap, ndcg_at_k } from "../metrics/ndcg_at_k.ts";
+import { precision_at_k } from "../metrics/precision_at_k.ts";
+import type { Bundle, ReleasedRun } from "./read_bundle.ts";
+
+/** A released metric name split into family and cutoff: "exec@10" → exec, 10. */
+export interface MetricKey {
+  name: string;
+  family: string;
+  k: number;
+}
+
+/** The metric families the audit can recompute from released rankings. */
+export const RECOMPUTABLE = ["exec", "precision", "ndcg", "exec_ndcg_gap"] as const;
+
+/**
+ * Parse a released metric name, or null when it is not `<family>@<k>` with a
+ * family the audit recomputes.
+ *
+ * @example
+ * ```ts
+ * metricKey("exec_ndcg_gap@5"); // { name: "exec_ndcg_gap@5", family: "exec_ndcg_gap", k: 5 }
+ * ```
+ */
+export function metricKey(name: string): MetricKey | null {
+  const m = /^([a-z_]+)@(\d+)$/.exec(name);
+  if (!m || !(RECOMPUTABLE as readonly string[]).includes(m[1])) return null;
+  return { name, family: m[1], k: Number(m[2]) };
+}
+
+/**
+ * One model's per-query values of a metric, recomputed from its released top
+ * results with the kit's metric functions, in `queries.jsonl` order (so
+ * that two models' vectors are paired query by query and a seeded bootstrap
+ * resamples the same queries for both).
+ *
+ * A result is relevant when it passes all the query's tests, the release's
+ * own execution verdict (`passes_all_tests`); the ideal ranking for nDCG has
+ * as many relevant results as the query has correct ids.
+ */
+export function perQueryValues(bundle: Bundle, run: ReleasedRun, key: MetricKey): number[] {
+  const byQuery = new Map(run.per_query.map((p) => [p.query_id, p]));
+  return bundle.queries.map((q) => {
+    const ranking = byQuery.get(q.query_id)!;
+    const relevant = ranking.top_results.map((r) => r.passes_all_tests);
+    const nRelevant = q.correct_corpus_ids.length;
+    switch (key.family) {
+      case "exec":
+        return exec_at_k(relevant, key.k);
+      case "precision":
+        return precision_at_k(relevant, key.k);
+      case "ndcg":
+        return ndcg_at_k(relevant, key.k, nRelevant);
+      case "exec_ndcg_gap":
+        return exec_ndcg_gap(relevant, key.k, nRelevant);
+      default:
+        throw new Error(`perQueryValues: cannot recompute ${key.name}`);
+    }
+  });
+}
+
+/** Arithmetic mean (0 for no values); the aggregate every released metric is. */
+export function meanOf(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  let s = 0;
+  for (const v of values) s += v;
+  return s / values.length;
+}

@@ -1,0 +1,658 @@
+import { basename, join } from "node:path";
+import { jsonlLines } from "../sources/jsonl_lines.ts";
+import { BundleError, type BundleProblem } from "./bundle_problem.ts";
+
+/** A query of `data/queries.jsonl`. */
+export interface ReleasedQuery {
+  query_id: string;
+  query: string;
+  test_suite: string[];
+  correct_corpus_ids: string[];
+  paired_distractor_corpus_ids: string[];
+  entry_id: string | null;
+  metadata: Record<string, unknown>;
+  /** file:line */
+  locator: string;
+}
+
+/** A snippet of `data/corpus.jsonl`. */
+export interface ReleasedSnippet {
+  corpus_id: string;
+  code: string;
+  label: "correct" | "incorrect";
+  /** null on canonicals */
+  bug_type: string | null;
+  source_entry_id: string | null;
+  locator: string;
+}
+
+/** One row of `data/execution_cache.jsonl`. */
+export interface CacheEntry {
+  code_sha256: string;
+  tests_sha256: string;
+  outcomes: string[];
+  locator: string;
+}
+
+/** One of a query's released top results. */
+export interface TopResult {
+  rank: number;
+  corpus_id: string;
+  label: string;
+  bug_type: string;
+  similarity: number;
+  passes_all_tests: boolean;
+  test_results: string[];
+}
+
+/** One released query ranking of a model. */
+export interface ReleasedQueryRanking {
+  query_id: string;
+  correct_corpus_ids: string[];
+  top_results: TopResult[];
+}
+
+/** `results/<model>.json`. */
+export interface ReleasedRun {
+  model: string;
+  n_queries: number;
+  n_corpus: number;
+  ks: number[];
+  /** e.g. "exec@1" → 0.331 */
+  metrics: Record<string, number>;
+  per_query: ReleasedQueryRanking[];
+  /** path of the file */
+  file: string;
+}
+
+/** One metric × k entry of a pair in `tests/pairwise_tests.json`. */
+export interface ReleasedPairEntry {
+  a_only?: number;
+  b_only?: number;
+  both?: number;
+  neither?: number;
+  a_rate: number;
+  b_rate: number;
+  delta: number;
+  mcnemar_exact_p?: number;
+  bootstrap_ci_95: [number, number];
+}
+
+/** One pair of `tests/pairwise_tests.json`. */
+export interface ReleasedPair {
+  key: string;
+  a: string;
+  b: string;
+  metrics: Record<string, ReleasedPairEntry>;
+}
+
+/** One model × metric of `tests/confidence_intervals.json`. */
+export interface ReleasedInterval {
+  mean: number;
+  ci95_low: number;
+  ci95_high: number;
+  n: number;
+  bootstrap_samples: number;
+  seed: number;
+}
+
+/** A released bundle, read and validated. */
+export interface Bundle {
+  /** The folder it was read from (after mirror resolution). */
+  dir: string;
+  queries: ReleasedQuery[];
+  corpus: Map<string, ReleasedSnippet>;
+  /** Keyed by `${code_sha256}/${tests_sha256}`. */
+  cache: Map<string, CacheEntry>;
+  /** In model-name order. */
+  runs: ReleasedRun[];
+  leaderboard: Record<string, unknown>[];
+  invocations: Record<string, unknown>[];
+  pairs: ReleasedPair[];
+  /** model → metric → interval */
+  intervals: Map<string, Map<string, ReleasedInterval>>;
+}
+
+/** The bundle's files, relative to its folder. */
+export const BUNDLE_FILES = {
+  queries: "data/queries.jsonl",
+  corpus: "data/corpus.jsonl",
+  cache: "data/execution_cache.jsonl",
+  results: "results",
+  leaderboard: "full_leaderboard.json",
+  invocations: "invocation_table.json",
+  pairwise: "tests/pairwise_tests.json",
+  intervals: "tests/confidence_intervals.json",
+} as const;
+
+/** The metric families of the release, in report order. */
+export const RELEASED_METRICS = ["exec", "precision", "ndcg", "exec_ndcg_gap"] as const;
+
+const OUTCOME = /^(pass|FAIL(:[\s\S]*)?|TIMEOUT|ERROR:[\s\S]+)$/;
+
+/**
+ * Where to read the bundle: `dir` itself when it exists, else the same
+ * folder under `EXECRET_MIRROR` (by its path, then by its last component),
+ * so CI can hold the bundle in a shared mirror like the other task sets.
+ */
+export async function resolveBundleDir(dir: string): Promise<string> {
+  const candidates = [dir];
+  const mirror = Deno.env.get("EXECRET_MIRROR");
+  if (mirror) candidates.push(join(mirror, dir), join(mirror, basename(dir)));
+  for (const c of candidates) {
+    if (await isDir(c)) return c;
+  }
+  const where = mirror ? ` (nor under EXECRET_MIRROR=${mirror})` : "";
+  throw new BundleError([{ locator: dir, reason: `no such bundle folder${where}` }]);
+}
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Read and validate a released bundle. Everything the audit relies on is
+ * checked here: every file present and parseable, ids unique and resolvable,
+ * each results file covering exactly the released queries and corpus, top
+ * results consistent with the corpus, the pairwise and interval files
+ * covering every released model. All problems are collected, then thrown
+ * together as one {@link BundleError}; numbers that merely disagree with a
+ * recomputation are not problems here but findings of the audit.
+ *
+ * @example
+ * ```ts
+ * const bundle = await readBundle("test/fixtures/release/bundle");
+ * bundle.runs.map((r) => r.model); // ["acme-embed-small", "bm25", "nimbus-code-v2"]
+ * ```
+ */
+export async function readBundle(dir: string): Promise<Bundle> {
+  const root = await resolveBundleDir(dir);
+  const problems: BundleProblem[] = [];
+  const path = (rel: string) => join(root, rel);
+  const problem = (locator: string, reason: string) => problems.push({ locator, reason });
+
+  for (const rel of Object.values(BUNDLE_FILES)) {
+    try {
+      await Deno.stat(path(rel));
+    } catch {
+      problem(path(rel), "missing file");
+    }
+  }
+  if (problems.length) throw new BundleError(problems);
+
+  const corpus = await readCorpus(path(BUNDLE_FILES.corpus), problem);
+  const queries = await readQueries(path(BUNDLE_FILES.queries), corpus, problem);
+  const cache = await readCache(path(BUNDLE_FILES.cache), problem);
+  const runs = await readRuns(path(BUNDLE_FILES.results), queries, corpus, problem);
+  const models = runs.map((r) => r.model);
+  const leaderboard = await readRowList(path(BUNDLE_FILES.leaderboard), "model", models, problem);
+  const invocations = await readRowList(path(BUNDLE_FILES.invocations), "model", models, problem);
+  const pairs = await readPairs(path(BUNDLE_FILES.pairwise), models, problem);
+  const intervals = await readIntervals(path(BUNDLE_FILES.intervals), runs, problem);
+  if (problems.length) throw new BundleError(problems);
+  return { dir: root, queries, corpus, cache, runs, leaderboard, invocations, pairs, intervals };
+}
+
+type Report = (locator: string, reason: string) => void;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function isStringList(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((x) => typeof x === "string");
+}
+
+function isId(v: unknown): v is string | number {
+  return (typeof v === "string" && v !== "") || Number.isInteger(v);
+}
+
+function isIdList(v: unknown): v is (string | number)[] {
+  return Array.isArray(v) && v.every(isId);
+}
+
+function isNumber(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v);
+}
+
+async function jsonlRows(
+  file: string,
+  report: Report,
+): Promise<{ locator: string; value: Record<string, unknown> }[]> {
+  const out: { locator: string; value: Record<string, unknown> }[] = [];
+  for (const entry of jsonlLines(await Deno.readFile(file))) {
+    const locator = `${file}:${entry.line}`;
+    if (entry.error !== undefined) report(locator, entry.error);
+    else if (!isObject(entry.value)) report(locator, "not a JSON object");
+    else out.push({ locator, value: entry.value });
+  }
+  return out;
+}
+
+/**
+ * Parse a JSON file; a syntax error is reported as `file:line:column`, since
+ * a bundle's JSON files are large and the engine only gives an offset.
+ */
+export async function readJsonFile(file: string, report: Report): Promise<unknown> {
+  const text = await Deno.readTextFile(file);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const message = (e as Error).message;
+    const at = /position (\d+)/.exec(message);
+    if (!at) {
+      report(file, `malformed JSON: ${message.split("\n")[0]}`);
+      return undefined;
+    }
+    const offset = Number(at[1]);
+    const before = text.slice(0, offset);
+    const line = before.split("\n").length;
+    const column = offset - before.lastIndexOf("\n");
+    report(`${file}:${line}:${column}`, "malformed JSON: unexpected input");
+    return undefined;
+  }
+}
+
+async function readCorpus(file: string, report: Report): Promise<Map<string, ReleasedSnippet>> {
+  const corpus = new Map<string, ReleasedSnippet>();
+  for (const { locator, value: v } of await jsonlRows(file, report)) {
+    if (!isId(v.corpus_id)) {
+      report(locator, "corpus_id missing or not a string/integer");
+      continue;
+    }
+    const id = String(v.corpus_id);
+    if (typeof v.code !== "string") {
+      report(locator, `corpus id ${id}: code missing or not a string`);
+    }
+    if (v.label !== "correct" && v.label !== "incorrect") {
+      report(locator, `corpus id ${id}: label must be "correct" or "incorrect"`);
+    }
+    const bug = v.bug_type ?? null;
+    if (bug !== null && typeof bug !== "string") {
+      report(locator, `corpus id ${id}: bug_type is not a string`);
+    }
+    if (v.label === "incorrect" && !bug) {
+      report(locator, `corpus id ${id}: distractor without bug_type`);
+    }
+    const first = corpus.get(id);
+    if (first) {
+      report(locator, `duplicate corpus id ${id} (first at ${first.locator})`);
+      continue;
+    }
+    corpus.set(id, {
+      corpus_id: id,
+      code: String(v.code ?? ""),
+      label: v.label as "correct" | "incorrect",
+      bug_type: typeof bug === "string" && bug !== "" ? bug : null,
+      source_entry_id: isId(v.source_entry_id) ? String(v.source_entry_id) : null,
+      locator,
+    });
+  }
+  return corpus;
+}
+
+async function readQueries(
+  file: string,
+  corpus: Map<string, ReleasedSnippet>,
+  report: Report,
+): Promise<ReleasedQuery[]> {
+  const out: ReleasedQuery[] = [];
+  const seen = new Map<string, string>();
+  for (const { locator, value: v } of await jsonlRows(file, report)) {
+    if (!isId(v.query_id)) {
+      report(locator, "query_id missing or not a string/integer");
+      continue;
+    }
+    const id = String(v.query_id);
+    const where = `query id ${id}`;
+    let ok = true;
+    const bad = (reason: string) => {
+      report(locator, `${where}: ${reason}`);
+      ok = false;
+    };
+    if (typeof v.query !== "string") bad("query missing or not a string");
+    if (!isStringList(v.test_suite) || v.test_suite.length === 0) {
+      bad("test_suite must be a non-empty list of strings");
+    }
+    for (const key of ["correct_corpus_ids", "paired_distractor_corpus_ids"] as const) {
+      if (!isIdList(v[key])) bad(`${key} must be a list of ids`);
+    }
+    if (v.metadata !== undefined && v.metadata !== null && !isObject(v.metadata)) {
+      bad("metadata is not an object");
+    }
+    if (seen.has(id)) bad(`duplicate query id (first at ${seen.get(id)})`);
+    if (!ok) continue;
+    seen.set(id, locator);
+    const correct = (v.correct_corpus_ids as unknown[]).map(String);
+    const distractors = (v.paired_distractor_corpus_ids as unknown[]).map(String);
+    if (correct.length === 0) bad("correct_corpus_ids is empty");
+    for (const [ids, label] of [[correct, "correct"], [distractors, "incorrect"]] as const) {
+      for (const cid of ids) {
+        const row = corpus.get(cid);
+        if (!row) bad(`corpus id ${cid} is referenced but not in the corpus`);
+        else if (row.label !== label) bad(`corpus id ${cid} is labelled ${row.label}`);
+      }
+    }
+    if (!ok) continue;
+    out.push({
+      query_id: id,
+      query: v.query as string,
+      test_suite: v.test_suite as string[],
+      correct_corpus_ids: correct,
+      paired_distractor_corpus_ids: distractors,
+      entry_id: isId(v.entry_id) ? String(v.entry_id) : null,
+      metadata: isObject(v.metadata) ? v.metadata : {},
+      locator,
+    });
+  }
+  return out;
+}
+
+async function readCache(file: string, report: Report): Promise<Map<string, CacheEntry>> {
+  const cache = new Map<string, CacheEntry>();
+  for (const { locator, value: v } of await jsonlRows(file, report)) {
+    if (typeof v.code_sha256 !== "string" || typeof v.tests_sha256 !== "string") {
+      report(locator, "code_sha256/tests_sha256 missing or not strings");
+      continue;
+    }
+    if (!isStringList(v.outcomes)) {
+      report(locator, "outcomes must be a list of strings");
+      continue;
+    }
+    const badOutcome = v.outcomes.find((o) => !OUTCOME.test(o));
+    if (badOutcome !== undefined) {
+      report(locator, `unknown outcome ${JSON.stringify(badOutcome)}`);
+      continue;
+    }
+    const key = `${v.code_sha256}/${v.tests_sha256}`;
+    const first = cache.get(key);
+    if (first) {
+      // The same pair cached twice is harmless only when the outcomes agree.
+      if (JSON.stringify(first.outcomes) !== JSON.stringify(v.outcomes)) {
+        report(
+          locator,
+          `cache key ${key} repeated with other outcomes (first at ${first.locator})`,
+        );
+      }
+      continue;
+    }
+    cache.set(key, {
+      code_sha256: v.code_sha256,
+      tests_sha256: v.tests_sha256,
+      outcomes: v.outcomes,
+      locator,
+    });
+  }
+  return cache;
+}
+
+async function readRuns(
+  dir: string,
+  queries: ReleasedQuery[],
+  corpus: Map<string, ReleasedSnippet>,
+  report: Report,
+): Promise<ReleasedRun[]> {
+  const files: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isFile && e.name.endsWith(".json")) files.push(e.name);
+  }
+  files.sort();
+  if (files.length === 0) report(dir, "no results/<model>.json files");
+  const byQuery = new Map(queries.map((q) => [q.query_id, q]));
+  const runs: ReleasedRun[] = [];
+  const models = new Map<string, string>();
+  for (const name of files) {
+    const file = join(dir, name);
+    const v = await readJsonFile(file, report);
+    if (v === undefined) continue;
+    const run = shapeRun(v, file, byQuery, corpus, report);
+    if (!run) continue;
+    if (models.has(run.model)) {
+      report(file, `model ${run.model} also released in ${models.get(run.model)}`);
+      continue;
+    }
+    models.set(run.model, file);
+    runs.push(run);
+  }
+  return runs.sort((a, b) => a.model < b.model ? -1 : a.model > b.model ? 1 : 0);
+}
+
+function shapeRun(
+  v: unknown,
+  file: string,
+  byQuery: Map<string, ReleasedQuery>,
+  corpus: Map<string, ReleasedSnippet>,
+  report: Report,
+): ReleasedRun | null {
+  if (!isObject(v)) {
+    report(file, "not a JSON object");
+    return null;
+  }
+  let count = 0;
+  const bad = (reason: string) => {
+    count++;
+    report(file, reason);
+  };
+  if (typeof v.model !== "string" || v.model === "") bad("model missing or not a string");
+  if (v.n_queries !== byQuery.size) {
+    bad(`n_queries is ${JSON.stringify(v.n_queries)}, queries.jsonl has ${byQuery.size} queries`);
+  }
+  if (v.n_corpus !== corpus.size) {
+    bad(`n_corpus is ${JSON.stringify(v.n_corpus)}, corpus.jsonl has ${corpus.size} rows`);
+  }
+  if (!Array.isArray(v.ks) || !v.ks.every((k) => Number.isInteger(k) && k > 0)) {
+    bad("ks must be a list of positive integers");
+  }
+  if (!isObject(v.metrics) || !Object.values(v.metrics).every(isNumber)) {
+    bad("metrics must map metric names to numbers");
+  }
+  if (!Array.isArray(v.per_query)) bad("per_query must be a list");
+  if (count) return null;
+
+  const seen = new Set<string>();
+  const perQuery: ReleasedQueryRanking[] = [];
+  for (const [i, pq] of (v.per_query as unknown[]).entries()) {
+    const where = `per_query[${i}]`;
+    if (!isObject(pq) || !isId(pq.query_id)) {
+      bad(`${where}: not an object with a query_id`);
+      continue;
+    }
+    const qid = String(pq.query_id);
+    const q = byQuery.get(qid);
+    if (!q) {
+      bad(`${where}: query id ${qid} is not in queries.jsonl`);
+      continue;
+    }
+    if (seen.has(qid)) {
+      bad(`${where}: query id ${qid} ranked twice`);
+      continue;
+    }
+    seen.add(qid);
+    const correct = isIdList(pq.correct_corpus_ids) ? pq.correct_corpus_ids.map(String) : null;
+    if (!correct || correct.join("\n") !== q.correct_corpus_ids.join("\n")) {
+      bad(`query id ${qid}: correct_corpus_ids differ from queries.jsonl`);
+      continue;
+    }
+    if (!Array.isArray(pq.top_results)) {
+      bad(`query id ${qid}: top_results must be a list`);
+      continue;
+    }
+    const top: TopResult[] = [];
+    for (const [j, r] of pq.top_results.entries()) {
+      const at = `query id ${qid}, top_results[${j}]`;
+      if (
+        !isObject(r) || r.rank !== j + 1 || !isId(r.corpus_id) || !isNumber(r.similarity) ||
+        typeof r.passes_all_tests !== "boolean" || !isStringList(r.test_results)
+      ) {
+        bad(`${at}: needs rank ${j + 1}, corpus_id, similarity, passes_all_tests, test_results`);
+        continue;
+      }
+      const cid = String(r.corpus_id);
+      const snippet = corpus.get(cid);
+      if (!snippet) {
+        bad(`${at}: corpus id ${cid} is not in the corpus`);
+        continue;
+      }
+      if (r.label !== snippet.label) {
+        bad(`${at}: corpus id ${cid} has label ${r.label}, corpus.jsonl says ${snippet.label}`);
+      }
+      if ((r.bug_type ?? "") !== (snippet.bug_type ?? "")) {
+        bad(
+          `${at}: corpus id ${cid} has bug_type "${r.bug_type}", corpus.jsonl says "${
+            snippet.bug_type ?? ""
+          }"`,
+        );
+      }
+      if (r.test_results.length !== q.test_suite.length) {
+        bad(`${at}: ${r.test_results.length} test_results for ${q.test_suite.length} tests`);
+      }
+      if (r.passes_all_tests !== r.test_results.every((o) => o === "pass")) {
+        bad(`${at}: passes_all_tests is ${r.passes_all_tests} but test_results disagree`);
+      }
+      if (j > 0 && r.similarity > top[top.length - 1]?.similarity) {
+        bad(`${at}: similarity rises from rank ${j} to ${j + 1}`);
+      }
+      top.push({
+        rank: j + 1,
+        corpus_id: cid,
+        label: String(r.label),
+        bug_type: String(r.bug_type ?? ""),
+        similarity: r.similarity,
+        passes_all_tests: r.passes_all_tests,
+        test_results: r.test_results,
+      });
+    }
+    perQuery.push({ query_id: qid, correct_corpus_ids: correct, top_results: top });
+  }
+  for (const qid of byQuery.keys()) {
+    if (!seen.has(qid)) bad(`query id ${qid} has no per_query entry`);
+  }
+  if (count) return null;
+  return {
+    model: v.model as string,
+    n_queries: v.n_queries as number,
+    n_corpus: v.n_corpus as number,
+    ks: v.ks as number[],
+    metrics: v.metrics as Record<string, number>,
+    per_query: perQuery,
+    file,
+  };
+}
+
+async function readRowList(
+  file: string,
+  key: string,
+  models: string[],
+  report: Report,
+): Promise<Record<string, unknown>[]> {
+  const v = await readJsonFile(file, report);
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || !v.every(isObject)) {
+    report(file, "must be a JSON list of objects");
+    return [];
+  }
+  const have = new Set(v.map((row) => String(row[key])));
+  for (const m of models) {
+    if (!have.has(m)) report(file, `model ${m} has no row`);
+  }
+  return v as Record<string, unknown>[];
+}
+
+async function readPairs(file: string, models: string[], report: Report): Promise<ReleasedPair[]> {
+  const v = await readJsonFile(file, report);
+  if (v === undefined) return [];
+  if (!isObject(v)) {
+    report(file, 'must be a JSON object keyed by "A vs B"');
+    return [];
+  }
+  const known = new Set(models);
+  const pairs: ReleasedPair[] = [];
+  for (const [key, entry] of Object.entries(v)) {
+    const m = /^(.+) vs (.+)$/.exec(key);
+    if (!m) {
+      report(file, `pair "${key}": key is not "A vs B"`);
+      continue;
+    }
+    const [, a, b] = m;
+    if (!(a < b)) report(file, `pair "${key}": models not in order (A < B)`);
+    for (const x of [a, b]) {
+      if (!known.has(x)) report(file, `pair "${key}": model ${x} has no results file`);
+    }
+    if (!isObject(entry)) {
+      report(file, `pair "${key}": not an object of metrics`);
+      continue;
+    }
+    const metrics: Record<string, ReleasedPairEntry> = {};
+    for (const [metric, e] of Object.entries(entry)) {
+      const at = `pair "${key}", ${metric}`;
+      if (
+        !isObject(e) || !isNumber(e.a_rate) || !isNumber(e.b_rate) || !isNumber(e.delta) ||
+        !Array.isArray(e.bootstrap_ci_95) || e.bootstrap_ci_95.length !== 2 ||
+        !e.bootstrap_ci_95.every(isNumber)
+      ) {
+        report(file, `${at}: needs a_rate, b_rate, delta and bootstrap_ci_95 [low, high]`);
+        continue;
+      }
+      for (const c of ["a_only", "b_only", "both", "neither"]) {
+        if (e[c] !== undefined && !Number.isInteger(e[c])) {
+          report(file, `${at}: ${c} not an integer`);
+        }
+      }
+      if (e.mcnemar_exact_p !== undefined && !isNumber(e.mcnemar_exact_p)) {
+        report(file, `${at}: mcnemar_exact_p not a number`);
+      }
+      metrics[metric] = e as unknown as ReleasedPairEntry;
+    }
+    pairs.push({ key, a, b, metrics });
+  }
+  const have = new Set(pairs.map((p) => p.key));
+  const sorted = [...models].sort();
+  for (let i = 0; i < sorted.length; i++) {
+    for (let j = i + 1; j < sorted.length; j++) {
+      const key = `${sorted[i]} vs ${sorted[j]}`;
+      if (!have.has(key)) report(file, `pair "${key}" missing`);
+    }
+  }
+  return pairs.sort((x, y) => x.key < y.key ? -1 : x.key > y.key ? 1 : 0);
+}
+
+async function readIntervals(
+  file: string,
+  runs: ReleasedRun[],
+  report: Report,
+): Promise<Map<string, Map<string, ReleasedInterval>>> {
+  const out = new Map<string, Map<string, ReleasedInterval>>();
+  const v = await readJsonFile(file, report);
+  if (v === undefined) return out;
+  if (!isObject(v)) {
+    report(file, "must be a JSON object keyed by model");
+    return out;
+  }
+  for (const run of runs) {
+    const perModel = v[run.model];
+    if (!isObject(perModel)) {
+      report(file, `model ${run.model} has no intervals`);
+      continue;
+    }
+    const metrics = new Map<string, ReleasedInterval>();
+    for (const [metric, e] of Object.entries(perModel)) {
+      const fields = ["mean", "ci95_low", "ci95_high", "n", "bootstrap_samples", "seed"];
+      if (!isObject(e) || !fields.every((f) => isNumber(e[f]))) {
+        report(file, `model ${run.model}, ${metric}: needs ${fields.join(", ")}`);
+        continue;
+      }
+      metrics.set(metric, e as unknown as ReleasedInterval);
+    }
+    out.set(run.model, metrics);
+  }
+  for (const model of Object.keys(v)) {
+    if (!runs.some((r) => r.model === model)) {
+      report(file, `model ${model} has no results file`);
+    }
+  }
+  return out;
+}

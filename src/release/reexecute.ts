@@ -1,0 +1,106 @@
+import type { TableSpec } from "../io/arrow_table.ts";
+import type { OraclePool } from "../oracle/pool.ts";
+import type { AuditRow } from "./audit_row.ts";
+import { cacheEntryFor, kitOutcome, type TestsHashRule } from "./cache_keys.ts";
+import type { Bundle } from "./read_bundle.ts";
+
+/** The `audit_executions` table: one row per (released snippet, test) re-executed. */
+export const AUDIT_EXECUTIONS: TableSpec = {
+  query_id: "utf8",
+  corpus_id: "utf8",
+  label: "utf8",
+  bug_type: "utf8",
+  test_index: "int32",
+  released: "utf8", // as released (FAIL:<msg> kept); null when the cache lacks the pair
+  recomputed: "utf8", // the kit's sandbox outcome
+  match: "bool", // released (FAIL:<msg> read as FAIL) equals recomputed
+  runtime: "utf8",
+};
+
+/** One row of {@link AUDIT_EXECUTIONS}. */
+export interface ExecutionComparison {
+  query_id: string;
+  corpus_id: string;
+  label: string;
+  bug_type: string | null;
+  test_index: number;
+  released: string | null;
+  recomputed: string;
+  match: boolean;
+  runtime: string;
+}
+
+/**
+ * Re-execute every released canonical and paired distractor against its
+ * query's released test suite in the kit's sandbox, and compare each test's
+ * outcome with the released execution cache. Only the own-task pairs are
+ * re-executed: they are what the benchmark's verification rests on (a
+ * canonical passes, a distractor fails); the cache's other pairs (snippets of
+ * other tasks ranked in a query's top 10) fail by NameError on both sides.
+ */
+export async function reexecute(
+  bundle: Bundle,
+  rule: TestsHashRule,
+  pool: OraclePool,
+  onDone: (n: number) => void = () => {},
+): Promise<ExecutionComparison[]> {
+  const jobs: Promise<ExecutionComparison[]>[] = [];
+  for (const q of bundle.queries) {
+    for (const id of [...q.correct_corpus_ids, ...q.paired_distractor_corpus_ids]) {
+      const snippet = bundle.corpus.get(id)!;
+      const released = cacheEntryFor(bundle, rule, snippet.code, q.test_suite)?.outcomes;
+      jobs.push(
+        pool.run({ setup: "", code: snippet.code, tests: q.test_suite }).then((outcomes) => {
+          onDone(1);
+          return outcomes.map((o, i) => ({
+            query_id: q.query_id,
+            corpus_id: id,
+            label: snippet.label,
+            bug_type: snippet.bug_type,
+            test_index: i,
+            released: released?.[i] ?? null,
+            recomputed: o.outcome,
+            match: released !== undefined && kitOutcome(released[i]) === o.outcome,
+            runtime: pool.runtime,
+          }));
+        }),
+      );
+    }
+  }
+  return (await Promise.all(jobs)).flat();
+}
+
+/** Summary rows of a re-execution for the `audit` table. */
+export function reexecutionRows(
+  rows: readonly ExecutionComparison[],
+  runtime: string,
+  locator: string,
+): AuditRow[] {
+  const bySnippet = new Map<string, ExecutionComparison[]>();
+  for (const r of rows) {
+    const key = `${r.query_id}\u0000${r.corpus_id}`;
+    bySnippet.set(key, [...bySnippet.get(key) ?? [], r]);
+  }
+  let verdicts = 0;
+  for (const tests of bySnippet.values()) {
+    const released = tests.every((t) => t.released === "pass");
+    const ours = tests.every((t) => t.recomputed === "pass");
+    if (tests.every((t) => t.released !== null) && released === ours) verdicts++;
+  }
+  const row = (quantity: string, expected: number, found: number): AuditRow => ({
+    section: "executions",
+    subject: runtime,
+    metric: "",
+    k: 0,
+    quantity,
+    released: expected,
+    recomputed: found,
+    tolerance: 0,
+    match: expected === found,
+    locator,
+  });
+  return [
+    row("re-executed test outcomes agreeing", rows.length, rows.filter((r) => r.match).length),
+    row("re-executed suite verdicts agreeing", bySnippet.size, verdicts),
+  ];
+}

@@ -1,0 +1,215 @@
+import type { Node, Tree } from "../python_parser.ts";
+
+/** One proposed edit: replace `code.slice(start, end)` by `text`. */
+export interface ProposedEdit {
+  bug_type: string;
+  operator: string;
+  /** True for operators beyond the paper's six bug types. */
+  extension: boolean;
+  start: number;
+  end: number;
+  text: string;
+  /** A whole statement (whole lines) is deleted; only remove_edge_case_check does this. */
+  deletion?: boolean;
+  /** Where the edit is reported (line, column) when not at `start`: a deleted statement's start. */
+  at?: number;
+}
+
+/** What every operator module sees: the source and its code nodes by type. */
+export interface SiteContext {
+  code: string;
+  /** Nodes by type, outside strings, comments, type annotations and decorators. */
+  nodes: ReadonlyMap<string, readonly Node[]>;
+}
+
+/**
+ * Subtrees no operator may touch: operator tokens in them are text (strings,
+ * f-string text and their interpolations, comments) or do not change what the
+ * function computes (annotations, decorators).
+ */
+const SKIPPED = new Set(["string", "concatenated_string", "comment", "type", "decorator"]);
+
+/** Node types any operator module looks at. */
+const WANTED = new Set([
+  "assignment",
+  "augmented_assignment",
+  "binary_operator",
+  "boolean_operator",
+  "call",
+  "comparison_operator",
+  "conditional_expression",
+  "elif_clause",
+  "false",
+  "if_clause",
+  "if_statement",
+  "integer",
+  "return_statement",
+  "slice",
+  "subscript",
+  "true",
+  "while_statement",
+]);
+
+/**
+ * Walk the tree once with a cursor (cheaper than materialising every node)
+ * and index the wanted nodes by type, in source order.
+ */
+export function indexNodes(tree: Tree): Map<string, Node[]> {
+  const out = new Map<string, Node[]>();
+  const cursor = tree.walk();
+  try {
+    for (;;) {
+      const type = cursor.nodeType;
+      const skip = SKIPPED.has(type);
+      if (!skip && WANTED.has(type)) {
+        let list = out.get(type);
+        if (!list) out.set(type, list = []);
+        list.push(cursor.currentNode);
+      }
+      if (!skip && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return out;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** Source text of a node, sliced from the original (so CRLF and tabs survive). */
+export function textOf(code: string, node: Node): string {
+  return code.slice(node.startIndex, node.endIndex);
+}
+
+/** True when `[start, end)` lies on one line. */
+export function oneLine(code: string, start: number, end: number): boolean {
+  const nl = code.indexOf("\n", start);
+  return nl === -1 || nl >= end;
+}
+
+const DECIMAL = /^(0|[1-9](_?[0-9])*)$/;
+
+/**
+ * The value of a plain decimal integer literal, or of `-` applied to one;
+ * undefined for anything else (hex, imaginary, huge, expressions).
+ */
+export function intLiteral(code: string, node: Node): number | undefined {
+  if (node.type === "integer") {
+    const text = textOf(code, node);
+    if (!DECIMAL.test(text)) return undefined;
+    const value = Number(text.replaceAll("_", ""));
+    return Number.isSafeInteger(value) ? value : undefined;
+  }
+  if (node.type === "unary_operator" && node.childForFieldName("operator")?.type === "-") {
+    const arg = node.childForFieldName("argument");
+    const value = arg?.type === "integer" ? intLiteral(code, arg) : undefined;
+    return value === undefined ? undefined : -value;
+  }
+  return undefined;
+}
+
+/** Expressions that bind at least as tightly as `+`, so `e + 1` needs no parentheses. */
+const TIGHT = new Set([
+  "attribute",
+  "call",
+  "dictionary",
+  "false",
+  "float",
+  "identifier",
+  "integer",
+  "list",
+  "list_comprehension",
+  "none",
+  "parenthesized_expression",
+  "set",
+  "string",
+  "subscript",
+  "true",
+  "tuple",
+  "unary_operator",
+]);
+
+const ADDITIVE_OR_TIGHTER = new Set(["+", "-", "*", "/", "//", "%", "**", "@"]);
+
+/** The operator token of a binary_operator, boolean_operator or unary_operator. */
+export function operatorOf(node: Node): Node | null {
+  return node.childForFieldName("operator");
+}
+
+/**
+ * Text of expression `node` moved by `delta` (±1), simplified where the
+ * expression is an integer literal (`3` → `4`) or `X ± k` (`n - 1` → `n`,
+ * `i + 1` → `i + 2`); otherwise `e + 1` / `e - 1`, with `e` parenthesised
+ * when it binds more loosely than `+` and the sum parenthesised when its
+ * position binds more tightly (`s / len(xs)` → `s / (len(xs) - 1)`).
+ */
+export function shiftedText(code: string, node: Node, delta: 1 | -1): string {
+  const value = intLiteral(code, node);
+  if (value !== undefined) return String(value + delta);
+  const text = textOf(code, node);
+  if (node.type === "binary_operator") {
+    const op = operatorOf(node)!;
+    const left = node.childForFieldName("left")!;
+    const right = node.childForFieldName("right")!;
+    const k = right.type === "integer" ? intLiteral(code, right) : undefined;
+    if ((op.type === "+" || op.type === "-") && k !== undefined) {
+      const offset = (op.type === "+" ? k : -k) + delta;
+      const leftText = textOf(code, left);
+      if (offset === 0) return leftText;
+      const between = code.slice(left.endIndex, right.startIndex);
+      const sign = offset > 0 ? "+" : "-";
+      const opAt = op.startIndex - left.endIndex;
+      return leftText + between.slice(0, opAt) + sign + between.slice(opAt + 1) +
+        String(Math.abs(offset));
+    }
+  }
+  const loose = !TIGHT.has(node.type) &&
+    !(node.type === "binary_operator" && ADDITIVE_OR_TIGHTER.has(operatorOf(node)!.type));
+  const sum = `${loose ? `(${text})` : text} ${delta > 0 ? "+" : "-"} 1`;
+  return bindsTighterThanAdd(node) ? `(${sum})` : sum;
+}
+
+/** Binary operators that bind more tightly than `+`: an `e + 1` operand of theirs needs parentheses. */
+const TIGHTER_THAN_ADD = new Set(["*", "/", "//", "%", "@", "**"]);
+
+/** Whether `node`'s position binds more tightly than `+` (so `e + 1` there must be parenthesised). */
+function bindsTighterThanAdd(node: Node): boolean {
+  const parent = node.parent;
+  if (!parent) return false;
+  switch (parent.type) {
+    case "binary_operator":
+      return TIGHTER_THAN_ADD.has(operatorOf(parent)!.type) ||
+        (operatorOf(parent)!.type === "-" && parent.childForFieldName("right")?.id === node.id);
+    case "unary_operator":
+    case "await":
+      return true;
+    case "attribute":
+      return parent.childForFieldName("object")?.id === node.id;
+    case "subscript":
+      return parent.childForFieldName("value")?.id === node.id;
+    case "call":
+      return parent.childForFieldName("function")?.id === node.id;
+    default:
+      return false;
+  }
+}
+
+/** Positional arguments of a call, or null when it has splats or a generator argument. */
+export function positionalArgs(call: Node): Node[] | null {
+  const args = call.childForFieldName("arguments");
+  if (!args || args.type !== "argument_list") return null;
+  const out: Node[] = [];
+  for (const arg of args.namedChildren) {
+    if (!arg || arg.type === "comment") continue;
+    if (arg.type === "keyword_argument") break;
+    if (arg.type === "list_splat" || arg.type === "dictionary_splat") return null;
+    out.push(arg);
+  }
+  return out;
+}
+
+/** The called name when a call's function is a plain identifier (`range`, `len`). */
+export function calleeName(code: string, call: Node): string | undefined {
+  const fn = call.childForFieldName("function");
+  return fn?.type === "identifier" ? textOf(code, fn) : undefined;
+}

@@ -1,0 +1,161 @@
+import type { Node } from "../python_parser.ts";
+import {
+  calleeName,
+  intLiteral,
+  operatorOf,
+  positionalArgs,
+  type ProposedEdit,
+  shiftedText,
+  type SiteContext,
+  textOf,
+} from "./_syntax.ts";
+
+const BUG = "off_by_one";
+
+/** Index and slice bounds worth moving: things that are (almost surely) integers. */
+function indexLike(code: string, node: Node): boolean {
+  switch (node.type) {
+    case "integer":
+    case "identifier":
+      return true;
+    case "unary_operator":
+      return intLiteral(code, node) !== undefined;
+    case "binary_operator":
+      return ["+", "-", "*", "//", "%"].includes(operatorOf(node)!.type);
+    case "call":
+      return calleeName(code, node) === "len";
+    default:
+      return false;
+  }
+}
+
+/**
+ * `off_by_one` sites, each moved by ±1: an integer bound of `range(...)`
+ * (start and stop, not the step), a subscript index, a slice start or stop,
+ * the start of `enumerate` (`enumerate(xs)` → `enumerate(xs, 1)`), an integer
+ * literal argument of any other call (a count: `most_common(4)`), the initial
+ * value of a counter or accumulator a following loop uses (`count = 0`), and
+ * `len(...)` used outside a comparison, and any other offset `X ± k` outside
+ * comparisons (which belong to off_by_one_boundary): `n - 1` → `n` or `n - 2`.
+ */
+export function offByOneEdits(ctx: SiteContext): ProposedEdit[] {
+  const { code, nodes } = ctx;
+  const out: ProposedEdit[] = [];
+  const used = new Set<number>();
+  const shift = (node: Node, name: string) => {
+    used.add(node.id);
+    for (const delta of [1, -1] as const) {
+      out.push({
+        bug_type: BUG,
+        operator: `${name}_${delta > 0 ? "plus" : "minus"}_one`,
+        extension: false,
+        start: node.startIndex,
+        end: node.endIndex,
+        text: shiftedText(code, node, delta),
+      });
+    }
+  };
+
+  for (const call of nodes.get("call") ?? []) {
+    const name = calleeName(code, call);
+    const args = positionalArgs(call);
+    if (!args) continue;
+    if (name === "range" && args.length >= 1 && args.length <= 3) {
+      if (args.length === 1) shift(args[0], "range_stop");
+      else {
+        shift(args[0], "range_start");
+        shift(args[1], "range_stop");
+      }
+      continue;
+    }
+    if (name === "enumerate" && args.length === 1 && argumentCount(call) === 1) {
+      // enumerate(xs) counts from 0; the slip is counting from 1.
+      out.push({
+        bug_type: BUG,
+        operator: "enumerate_start_plus_one",
+        extension: false,
+        start: args[0].endIndex,
+        end: args[0].endIndex,
+        text: ", 1",
+      });
+      continue;
+    }
+    const counted = name === "enumerate" ? args.slice(1) : args;
+    for (const arg of counted) {
+      if (arg.type === "integer" && intLiteral(code, arg) !== undefined) {
+        shift(arg, name === "enumerate" ? "enumerate_start" : "int_arg");
+      }
+    }
+  }
+
+  for (const sub of nodes.get("subscript") ?? []) {
+    const index = sub.childrenForFieldName("subscript");
+    if (index.length === 1 && index[0] && indexLike(code, index[0])) shift(index[0], "index");
+  }
+
+  for (const slice of nodes.get("slice") ?? []) {
+    let colons = 0;
+    for (const child of slice.children) {
+      if (!child) continue;
+      if (child.type === ":") colons++;
+      else if (child.isNamed && colons < 2 && indexLike(code, child)) {
+        shift(child, colons === 0 ? "slice_start" : "slice_stop");
+      }
+    }
+  }
+
+  for (const assign of nodes.get("assignment") ?? []) {
+    const left = assign.childForFieldName("left");
+    const right = assign.childForFieldName("right");
+    if (left?.type !== "identifier" || right?.type !== "integer") continue;
+    if (intLiteral(code, right) === undefined) continue;
+    if (usedByLaterLoop(code, assign, textOf(code, left))) shift(right, "loop_init");
+  }
+
+  for (const call of nodes.get("call") ?? []) {
+    // A length used as a count or bound outside comparisons (those are off_by_one_boundary's).
+    if (calleeName(code, call) !== "len" || used.has(call.id)) continue;
+    const parent = call.parent;
+    if (parent?.type === "comparison_operator") continue;
+    // In `len(s) - 1` the offset is the site; `len(s) + 1 - 1` would be no bug.
+    if (parent?.type === "binary_operator" && ["+", "-"].includes(operatorOf(parent)!.type)) {
+      const other = parent.childForFieldName("left")?.id === call.id
+        ? parent.childForFieldName("right")
+        : parent.childForFieldName("left");
+      if (other?.type === "integer") continue;
+    }
+    shift(call, "len");
+  }
+
+  for (const bin of nodes.get("binary_operator") ?? []) {
+    if (used.has(bin.id) || bin.parent?.type === "comparison_operator") continue;
+    const op = operatorOf(bin)!.type;
+    const right = bin.childForFieldName("right")!;
+    if ((op !== "+" && op !== "-") || right.type !== "integer") continue;
+    if (intLiteral(code, right) === undefined) continue;
+    shift(bin, "offset");
+  }
+  return out;
+}
+
+/**
+ * Whether `name = <int>` is followed, in the same block, by a loop that
+ * reads or updates `name`: a counter or accumulator initialisation.
+ */
+function usedByLaterLoop(code: string, assign: Node, name: string): boolean {
+  const statement = assign.parent;
+  if (statement?.type !== "expression_statement") return false;
+  for (let next = statement.nextNamedSibling; next; next = next.nextNamedSibling) {
+    if (next.type !== "while_statement" && next.type !== "for_statement") continue;
+    if (next.descendantsOfType("identifier").some((id) => id && textOf(code, id) === name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Number of arguments of any kind (positional, keyword, splat). */
+function argumentCount(call: Node): number {
+  const args = call.childForFieldName("arguments");
+  return args ? args.namedChildren.filter((a) => a && a.type !== "comment").length : 0;
+}

@@ -1,0 +1,176 @@
+import type { Node } from "../python_parser.ts";
+import { oneLine, operatorOf, type ProposedEdit, type SiteContext, textOf } from "./_syntax.ts";
+
+/** Statements a guard's body may consist of. */
+const SIMPLE = new Set([
+  "assert_statement",
+  "break_statement",
+  "continue_statement",
+  "delete_statement",
+  "expression_statement",
+  "pass_statement",
+  "raise_statement",
+  "return_statement",
+]);
+
+/** How a guard leaves: its body must end with one of these. */
+const EXITS = new Set([
+  "break_statement",
+  "continue_statement",
+  "raise_statement",
+  "return_statement",
+]);
+
+/** Whether a body (`block`) is a guard's: at most three simple statements ending in an exit. */
+function guardBody(body: Node | null): boolean {
+  if (!body) return false;
+  const statements = body.namedChildren.filter((c): c is Node =>
+    c !== null && c.type !== "comment"
+  );
+  if (statements.length === 0 || statements.length > 3) return false;
+  if (!statements.every((s) => SIMPLE.has(s.type))) return false;
+  return EXITS.has(statements[statements.length - 1].type);
+}
+
+/**
+ * The range that deletes `node`'s whole lines, line break included, or null
+ * when the lines hold anything else (code before it, or code after it other
+ * than a comment).
+ */
+function wholeLines(code: string, node: Node): [number, number] | null {
+  const lineStart = node.startIndex === 0 ? 0 : code.lastIndexOf("\n", node.startIndex - 1) + 1;
+  if (!/^[ \t]*$/.test(code.slice(lineStart, node.startIndex))) return null;
+  const nl = code.indexOf("\n", node.endIndex);
+  const lineEnd = nl === -1 ? code.length : nl;
+  if (!/^[ \t]*(#[^\n]*)?\r?$/.test(code.slice(node.endIndex, lineEnd))) return null;
+  if (nl !== -1) return [lineStart, nl + 1];
+  // Last line without a final newline: take the line break before it instead.
+  if (lineStart === 0) return null;
+  const before = code[lineStart - 2] === "\r" ? lineStart - 2 : lineStart - 1;
+  return [before, code.length];
+}
+
+/** Replace a check's condition by `False`, so the case it handles is never taken. */
+function neverTrue(code: string, condition: Node | null, operator: string): ProposedEdit | null {
+  if (!condition || !oneLine(code, condition.startIndex, condition.endIndex)) return null;
+  const spaced = /\s/.test(code[condition.startIndex - 1] ?? " ");
+  return {
+    bug_type: BUG,
+    operator,
+    extension: false,
+    start: condition.startIndex,
+    end: condition.endIndex,
+    text: spaced ? "False" : " False",
+  };
+}
+
+const BUG = "remove_edge_case_check";
+
+/** Left operands of `and` that read as a check guarding the right one. */
+const CHECKS = new Set([
+  "attribute",
+  "call",
+  "comparison_operator",
+  "identifier",
+  "not_operator",
+  "subscript",
+]);
+
+/**
+ * `remove_edge_case_check` sites: a check that handles a special case, removed.
+ *
+ * - Early guards: an `if` without `elif`/`else` whose body is at most three
+ *   simple statements ending in `return`, `raise`, `continue` or `break`
+ *   (`if not xs: return []`). The guard is deleted, whole lines and exactly
+ *   one statement, however many lines it spans (`delete_guard`). Where that
+ *   would leave its block empty (a syntax error) or its lines hold other
+ *   code, its condition becomes `False` instead (`guard_never_true`), which
+ *   keeps the diff to one line.
+ * - The same guard with an `else`, or as an `elif`: its condition becomes
+ *   `False` (`guard_never_true`, `elif_never_true`), so the general branch
+ *   always runs.
+ * - `check and rest` in a condition or value → `rest` (`drop_and_check`).
+ * - A conditional expression `a if c else b` → `a` or `b`
+ *   (`conditional_keep_if`, `conditional_keep_else`).
+ * - A comprehension filter dropped: `[x for x in xs if x]` → `[x for x in xs]`
+ *   (`drop_comprehension_filter`).
+ */
+export function removeEdgeCaseCheckEdits(ctx: SiteContext): ProposedEdit[] {
+  const { code, nodes } = ctx;
+  const out: ProposedEdit[] = [];
+  const push = (edit: ProposedEdit | null) => edit && out.push(edit);
+  for (const node of nodes.get("if_statement") ?? []) {
+    if (!guardBody(node.childForFieldName("consequence"))) continue;
+    const alternatives = node.childrenForFieldName("alternative");
+    if (alternatives.length > 0) {
+      if (alternatives.every((a) => a?.type === "else_clause")) {
+        push(neverTrue(code, node.childForFieldName("condition"), "guard_never_true"));
+      }
+      continue;
+    }
+    const siblings = node.parent?.namedChildren.filter((c) => c && c.type !== "comment") ?? [];
+    const lines = siblings.length >= 2 ? wholeLines(code, node) : null;
+    if (lines) {
+      out.push({
+        bug_type: BUG,
+        operator: "delete_guard",
+        extension: false,
+        start: lines[0],
+        end: lines[1],
+        text: "",
+        deletion: true,
+        at: node.startIndex,
+      });
+    } else push(neverTrue(code, node.childForFieldName("condition"), "guard_never_true"));
+  }
+  for (const clause of nodes.get("elif_clause") ?? []) {
+    if (!guardBody(clause.childForFieldName("consequence"))) continue;
+    push(neverTrue(code, clause.childForFieldName("condition"), "elif_never_true"));
+  }
+  for (const node of nodes.get("boolean_operator") ?? []) {
+    if (operatorOf(node)?.type !== "and") continue;
+    const left = node.childForFieldName("left")!;
+    const right = node.childForFieldName("right")!;
+    if (!CHECKS.has(left.type) || !oneLine(code, node.startIndex, node.endIndex)) continue;
+    out.push({
+      bug_type: BUG,
+      operator: "drop_and_check",
+      extension: false,
+      start: node.startIndex,
+      end: node.endIndex,
+      text: textOf(code, right),
+    });
+  }
+  for (const node of nodes.get("conditional_expression") ?? []) {
+    const [then, , otherwise] = node.namedChildren.filter((c) => c && c.type !== "comment");
+    if (!then || !otherwise || !oneLine(code, node.startIndex, node.endIndex)) continue;
+    for (
+      const [kept, operator] of [[then, "conditional_keep_if"], [
+        otherwise,
+        "conditional_keep_else",
+      ]] as const
+    ) {
+      out.push({
+        bug_type: BUG,
+        operator,
+        extension: false,
+        start: node.startIndex,
+        end: node.endIndex,
+        text: textOf(code, kept),
+      });
+    }
+  }
+  for (const clause of nodes.get("if_clause") ?? []) {
+    const previous = clause.previousSibling;
+    if (!previous || !oneLine(code, previous.endIndex, clause.endIndex)) continue;
+    out.push({
+      bug_type: BUG,
+      operator: "drop_comprehension_filter",
+      extension: false,
+      start: previous.endIndex,
+      end: clause.endIndex,
+      text: "",
+    });
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+import type { Node } from "../python_parser.ts";
+import {
+  calleeName,
+  operatorOf,
+  positionalArgs,
+  type ProposedEdit,
+  type SiteContext,
+  textOf,
+} from "./_syntax.ts";
+
+/** Binary operators whose operands cannot be swapped without changing the result. */
+const NON_COMMUTATIVE = new Set(["-", "/", "//", "%", "**", "<<", ">>"]);
+
+/** Comparisons whose operands cannot be swapped (`==`, `!=`, `is` commute). */
+const ORDERED_COMPARISONS = new Set(["<", "<=", ">", ">=", "in", "not in"]);
+
+/** Builtins whose two arguments commute: swapping them is never a bug. */
+const COMMUTATIVE_CALLS = new Set(["max", "min"]);
+
+/** `n - 1` → `1 - n` is noise rather than a plausible slip (unlike `4 / 3` → `3 / 4`), so a
+ * number literal is swapped only with another. */
+const NUMBERS = new Set(["integer", "float"]);
+
+/** Sequence literals: `+` on them concatenates, which does not commute. */
+const SEQUENCES = new Set(["string", "concatenated_string", "list", "tuple", "list_comprehension"]);
+
+/** Operands simple enough that swapping their text swaps exactly those operands. */
+const ATOMS = new Set([
+  "attribute",
+  "call",
+  "concatenated_string",
+  "false",
+  "float",
+  "identifier",
+  "integer",
+  "list",
+  "list_comprehension",
+  "none",
+  "parenthesized_expression",
+  "string",
+  "subscript",
+  "true",
+  "tuple",
+  "unary_operator",
+]);
+
+/** Index expressions that may be swapped between the two brackets of `m[i][j]`. */
+const INDEXES = new Set(["identifier", "integer", "binary_operator", "unary_operator"]);
+
+function swap(
+  code: string,
+  a: Node,
+  b: Node,
+  operator: string,
+): ProposedEdit | undefined {
+  const first = textOf(code, a);
+  const second = textOf(code, b);
+  if (first === second) return undefined;
+  return {
+    bug_type: "swap_arguments",
+    operator,
+    extension: false,
+    start: a.startIndex,
+    end: b.endIndex,
+    text: second + code.slice(a.endIndex, b.startIndex) + first,
+  };
+}
+
+/**
+ * `swap_arguments` sites, each an exchange of two operands' text:
+ * - adjacent positional arguments of a call (`pow(a, b)` → `pow(b, a)`; not
+ *   `min`/`max`, not across keyword arguments or splats): `swap_args`;
+ * - the operands of a non-commutative binary operation (`a - b` → `b - a`, and
+ *   `+` when one side is a string or list literal, `"(" + s` → `s + "("`) when
+ *   both are atoms and not one number literal and one name (in `a - b - c` only the inner
+ *   `a - b`, since swapping a compound operand's text would regroup it):
+ *   `swap_operands`;
+ * - the two sides of an ordering or membership comparison (`x < y` → `y < x`,
+ *   `sub in s` → `s in sub`): `swap_comparison_operands`;
+ * - the two indexes of `m[i][j]` → `m[j][i]`: `swap_indexes`;
+ * - slice bounds `s[i:j]` → `s[j:i]`: `swap_slice_bounds`;
+ * - adjacent items of a returned or assigned tuple (`return lo, hi`,
+ *   `a, b = b, a % b`): `swap_tuple_items`.
+ */
+export function swapArgumentsEdits(ctx: SiteContext): ProposedEdit[] {
+  const { code, nodes } = ctx;
+  const out: ProposedEdit[] = [];
+  const push = (edit: ProposedEdit | undefined) => edit && out.push(edit);
+  for (const call of nodes.get("call") ?? []) {
+    if (COMMUTATIVE_CALLS.has(calleeName(code, call) ?? "")) continue;
+    const args = positionalArgs(call);
+    if (!args) continue;
+    for (let i = 0; i + 1 < args.length; i++) push(swap(code, args[i], args[i + 1], "swap_args"));
+  }
+  for (const bin of nodes.get("binary_operator") ?? []) {
+    const op = operatorOf(bin)!.type;
+    const left = bin.childForFieldName("left")!;
+    const right = bin.childForFieldName("right")!;
+    const concatenation = op === "+" && (SEQUENCES.has(left.type) || SEQUENCES.has(right.type));
+    if (!NON_COMMUTATIVE.has(op) && !concatenation) continue;
+    if (!ATOMS.has(left.type) || !ATOMS.has(right.type)) continue;
+    if (NUMBERS.has(left.type) !== NUMBERS.has(right.type)) continue;
+    push(swap(code, left, right, "swap_operands"));
+  }
+  for (const cmp of nodes.get("comparison_operator") ?? []) {
+    const parts = cmp.children.filter((c): c is Node => c !== null && c.type !== "comment");
+    if (parts.length !== 3 || !ORDERED_COMPARISONS.has(parts[1].type)) continue;
+    if (!ATOMS.has(parts[0].type) || !ATOMS.has(parts[2].type)) continue;
+    push(swap(code, parts[0], parts[2], "swap_comparison_operands"));
+  }
+  for (const outer of nodes.get("subscript") ?? []) {
+    const inner = outer.childForFieldName("value");
+    if (inner?.type !== "subscript") continue;
+    const i = inner.childrenForFieldName("subscript");
+    const j = outer.childrenForFieldName("subscript");
+    if (i.length !== 1 || j.length !== 1 || !i[0] || !j[0]) continue;
+    if (!INDEXES.has(i[0].type) || !INDEXES.has(j[0].type)) continue;
+    push(swap(code, i[0], j[0], "swap_indexes"));
+  }
+  for (const slice of nodes.get("slice") ?? []) {
+    const parts = slice.children.filter((c): c is Node => c !== null && c.type !== "comment");
+    // start ":" stop, optionally followed by ":" step
+    if (parts.length < 3 || !parts[0].isNamed || parts[1].type !== ":" || !parts[2].isNamed) {
+      continue;
+    }
+    push(swap(code, parts[0], parts[2], "swap_slice_bounds"));
+  }
+  for (const type of ["return_statement", "assignment"]) {
+    for (const node of nodes.get(type) ?? []) {
+      const value = type === "assignment" ? node.childForFieldName("right") : node.namedChildren[0];
+      if (value?.type !== "expression_list" && value?.type !== "tuple") continue;
+      const items = value.namedChildren.filter((c): c is Node =>
+        c !== null && c.type !== "comment"
+      );
+      for (let k = 0; k + 1 < items.length; k++) {
+        push(swap(code, items[k], items[k + 1], "swap_tuple_items"));
+      }
+    }
+  }
+  return out;
+}

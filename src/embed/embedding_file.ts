@@ -170,6 +170,38 @@ export async function summarizeEmbeddingFile(path: string): Promise<EmbeddingSum
   };
 }
 
+/** An embedding file in memory: metadata, ids and roles, and all vectors row-major. */
+export interface EmbeddingFile {
+  metadata: Record<string, string>;
+  ids: string[];
+  roles: Role[];
+  dims: number;
+  /** `values[i * dims + j]` is component j of row i's vector. */
+  values: Float32Array;
+}
+
+/**
+ * Read `out/embeddings/<config>.arrow` for scoring: ids, roles and one flat
+ * Float32Array of vectors (no per-row copies).
+ */
+export async function readEmbeddingFile(path: string): Promise<EmbeddingFile> {
+  const table = await readTable(path);
+  const field = table.schema.fields.find((f) => f.name === "vector");
+  if (!field || !(field.type instanceof arrow.FixedSizeList)) {
+    throw new Error(`${path}: column "vector" is not a fixed-size list of float32`);
+  }
+  const ids = table.getChild("id");
+  const roles = table.getChild("role");
+  if (!ids || !roles) throw new Error(`${path}: columns "id" and "role" required`);
+  return {
+    metadata: Object.fromEntries(table.schema.metadata),
+    ids: Array.from({ length: table.numRows }, (_, i) => String(ids.get(i))),
+    roles: Array.from({ length: table.numRows }, (_, i) => roles.get(i) as Role),
+    dims: field.type.listSize,
+    values: vectorValues(table),
+  };
+}
+
 /** All vector values of a table, row-major, as one Float32Array. */
 export function vectorValues(table: arrow.Table): Float32Array {
   const col = table.getChild("vector");

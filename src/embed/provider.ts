@@ -41,7 +41,11 @@ export type Provider = DenseProvider | SparseProvider;
  * `vector` (fixed-size list of float32, `dims` long); schema metadata (all
  * strings) `config`, `provider`, `model`, `similarity` (cosine | dot), `dims`,
  * `normalized` ("true" | "false"), `invocation` (JSON of the table entry),
- * `versions` (JSON).
+ * `versions` (JSON), `created_at` (ISO time of the earliest vector fetch in
+ * the cache, so reruns give identical bytes). Rows: queries first, then pool
+ * snippets, each in table order. Sparse configs (bm25, tfidf) have no file.
+ * Writer: `runEmbedStage` (stage.ts); readers: `readEmbeddingFile` and
+ * `summarizeEmbeddingFile` (embedding_file.ts).
  */
 export const EMBEDDING_FILE_COLUMNS = {
   id: "utf8",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { readRows, readTable, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
-import { summarizeEmbeddingFile } from "./embedding_file.ts";
+import { readEmbeddingFile, summarizeEmbeddingFile } from "./embedding_file.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../test/fixtures/embed/", import.meta.url));
 
@@ -118,6 +118,11 @@ Deno.test("embed stage writes the contract file, reruns byte-identically from th
       "document:c4",
     ]);
     assertEquals(rows[4].vector, rows[6].vector);
+    const flat = await readEmbeddingFile(path);
+    strictEqual(flat.dims, 32);
+    assertEquals(flat.ids, rows.map((r) => r.id));
+    assertEquals(flat.values.subarray(32, 64), rows[1].vector);
+    strictEqual(flat.metadata.config, "tiny");
 
     const summary = await summarizeEmbeddingFile(path);
     strictEqual(summary.rows, 7);

@@ -123,13 +123,16 @@ async function embedConfig(
   }));
   const cache = await openVectorCache(inv.name);
   // Distinct texts still to embed, per role, in first-seen order.
-  const todo: Record<Role, Item[]> = { query: [], document: [] };
+  const todo: Record<Role, (Item & { length: number })[]> = { query: [], document: [] };
   const queued = new Set<string>();
   for (const it of items) {
     if (cache.get(it.key) || queued.has(it.key)) continue;
     queued.add(it.key);
-    todo[it.role].push(it);
+    todo[it.role].push({ ...it, length: textToSend(inv, it.text, it.role).length });
   }
+  // Similar lengths share a batch: local transformers pad every text to the
+  // batch's longest, and attention cost grows with the square of that length.
+  for (const list of Object.values(todo)) list.sort((a, b) => a.length - b.length);
   const pending = todo.query.length + todo.document.length;
   const cached = new Set(items.map((i) => i.key)).size - pending;
   let requests: RequestStats | undefined;

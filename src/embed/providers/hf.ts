@@ -3,6 +3,7 @@ import { type Invocation, textToSend } from "../invocations.ts";
 import type { DenseProvider } from "../provider.ts";
 import { inBatches } from "../http_client.ts";
 import { finishVectors } from "../vectors.ts";
+import { inLengthOrder } from "../length_order.ts";
 
 /**
  * A local ONNX model through transformers.js, loaded from
@@ -28,13 +29,17 @@ export async function hfProvider(inv: Invocation, modelsDir: string): Promise<De
     kind: "dense",
     embed(texts, role) {
       const sent = texts.map((t) => textToSend(inv, t, role));
-      return inBatches(sent, inv.batch_size ?? 16, 1, async (batch, start) => {
-        const inputs = tokenizer(batch, { padding: true, truncation: true });
-        const outputs = await model(inputs);
-        const hidden = (outputs.last_hidden_state ?? outputs.token_embeddings) as Tensor;
-        const vectors = pool(hidden, inputs.attention_mask as Tensor, pooling);
-        return finishVectors(inv, vectors, batch.length, `batch at ${role} ${start}`);
-      });
+      return inLengthOrder(
+        sent,
+        (sorted) =>
+          inBatches(sorted, inv.batch_size ?? 16, 1, async (batch, start) => {
+            const inputs = tokenizer(batch, { padding: true, truncation: true });
+            const outputs = await model(inputs);
+            const hidden = (outputs.last_hidden_state ?? outputs.token_embeddings) as Tensor;
+            const vectors = pool(hidden, inputs.attention_mask as Tensor, pooling);
+            return finishVectors(inv, vectors, batch.length, `batch at ${role} ${start}`);
+          }),
+      );
     },
   };
 }

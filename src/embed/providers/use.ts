@@ -4,6 +4,7 @@ import { type Invocation, textToSend } from "../invocations.ts";
 import type { DenseProvider } from "../provider.ts";
 import { inBatches } from "../http_client.ts";
 import { finishVectors } from "../vectors.ts";
+import { inLengthOrder } from "../length_order.ts";
 
 type UseModel = Awaited<ReturnType<typeof initModel>>;
 let model: Promise<UseModel> | undefined;
@@ -25,10 +26,14 @@ export function useProvider(inv: Invocation): DenseProvider {
     async embed(texts, role) {
       const m = await loadUseModel();
       const sent = texts.map((t) => textToSend(inv, t, role));
-      return inBatches(sent, inv.batch_size ?? 32, 1, async (batch, start) => {
-        const out = await m.embed(batch);
-        return finishVectors(inv, out, batch.length, `batch at ${role} ${start}`);
-      });
+      return inLengthOrder(
+        sent,
+        (sorted) =>
+          inBatches(sorted, inv.batch_size ?? 32, 1, async (batch, start) => {
+            const out = await m.embed(batch);
+            return finishVectors(inv, out, batch.length, `batch at ${role} ${start}`);
+          }),
+      );
     },
   };
 }

@@ -60,8 +60,12 @@ export function verifyMutant(
   if (rebuilt.join("\n") !== mutant.code && !deletedAtEnd(lines, mutant, count)) {
     problems.push(`deleting ${count} line(s) at line ${mutant.line} does not give the code`);
   }
-  if (!isOneStatement(parser, canonical, mutant.line - 1, mutant.line - 2 + count)) {
-    problems.push(`deleted lines ${mutant.line}-${mutant.line - 1 + count} are not one statement`);
+  const statement = deletedStatement(parser, canonical, mutant.line - 1, mutant.line - 2 + count);
+  const span = `lines ${mutant.line}-${mutant.line - 1 + count}`;
+  if (statement === "none") problems.push(`deleted ${span} are not one statement`);
+  // tree-sitter parses an emptied block without complaint; CPython does not.
+  if (statement === "alone") {
+    problems.push(`deleted ${span} were the only statement of their block`);
   }
   return problems;
 }
@@ -75,8 +79,17 @@ function deletedAtEnd(lines: string[], mutant: MutantRecord, count: number): boo
   return kept.join("\n") === mutant.code;
 }
 
-/** Whether rows `first..last` (0-based) of `code` are exactly one statement's lines. */
-function isOneStatement(parser: PythonParser, code: string, first: number, last: number): boolean {
+/**
+ * Whether rows `first..last` (0-based) of `code` are exactly one statement's
+ * lines ("one"), the only statement of their block ("alone"), or not a
+ * statement ("none").
+ */
+function deletedStatement(
+  parser: PythonParser,
+  code: string,
+  first: number,
+  last: number,
+): "one" | "alone" | "none" {
   const tree = parser.parse(code);
   try {
     const stack = [tree.rootNode];
@@ -86,10 +99,13 @@ function isOneStatement(parser: PythonParser, code: string, first: number, last:
       if (
         node.type.endsWith("_statement") && node.startPosition.row === first &&
         node.endPosition.row === last
-      ) return true;
+      ) {
+        const siblings = node.parent?.namedChildren.filter((c) => c && c.type !== "comment") ?? [];
+        return siblings.length >= 2 ? "one" : "alone";
+      }
       for (const child of node.namedChildren) if (child) stack.push(child);
     }
-    return false;
+    return "none";
   } finally {
     tree.delete();
   }

@@ -1,0 +1,92 @@
+import { sha256Hex } from "../io/hash.ts";
+
+/** The seed the pipeline uses unless told otherwise (the paper's bootstrap seed). */
+export const DEFAULT_SEED = 20260510;
+
+/** What selection needs to know about a candidate. */
+export interface Selectable {
+  bug_type: string;
+  operator: string;
+  code: string;
+}
+
+/**
+ * The seeded key of one item: SHA-256 (hex) of `seed`, `taskId` and `text`
+ * joined by NUL characters. A key depends only on its own item, never on
+ * which other candidates exist or the order they were generated in, so adding
+ * an operator does not reshuffle the rest, and any language can recompute it.
+ */
+export function seededKey(seed: number, taskId: string, text: string): string {
+  return sha256Hex(`${seed}\u0000${taskId}\u0000${text}`);
+}
+
+/**
+ * Order a task's candidates for the oracle: a seeded, deterministic order
+ * that spreads bug types, so a prefix of any length holds at most one
+ * candidate of each type before a second of any type, and likewise spreads
+ * operators within a type.
+ *
+ * Generator: bug types are ranked by {@link seededKey}(seed, taskId,
+ * "bug_type\0" + type), operators within a type by the key of
+ * "operator\0" + type + "\0" + operator, and candidates within an operator
+ * by the key of their code; ties (only for equal codes, which dedup
+ * excludes) fall back to the code itself. Then round-robin: the first
+ * candidate of each type in type order, then the second of each, and so on;
+ * each type's own sequence is a round-robin over its operators.
+ *
+ * @example
+ * ```ts
+ * const ordered = selectionOrder(candidates, { seed: DEFAULT_SEED, taskId: "mbpp/1" });
+ * ordered.slice(0, 4); // four distinct bug types when the task has four
+ * ```
+ */
+export function selectionOrder<T extends Selectable>(
+  candidates: readonly T[],
+  options: { seed: number; taskId: string },
+): T[] {
+  const { seed, taskId } = options;
+  const key = (text: string) => seededKey(seed, taskId, text);
+  const byType = groupBy(candidates, (c) => c.bug_type);
+  const typeSequences = rank([...byType.keys()], (t) => key(`bug_type\u0000${t}`)).map((type) => {
+    const byOperator = groupBy(byType.get(type)!, (c) => c.operator);
+    const operators = rank([...byOperator.keys()], (o) => key(`operator\u0000${type}\u0000${o}`));
+    return roundRobin(operators.map((o) => rank(byOperator.get(o)!, (c) => key(c.code))));
+  });
+  return roundRobin(typeSequences);
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = keyOf(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** Items sorted by their key, then by their text form, so equal keys still order stably. */
+function rank<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
+  const keyed = items.map((item) => ({ item, k: keyOf(item) }));
+  keyed.sort((a, b) => compare(a.k, b.k) || compare(textForm(a.item), textForm(b.item)));
+  return keyed.map((x) => x.item);
+}
+
+function textForm(item: unknown): string {
+  return typeof item === "string" ? item : (item as Selectable).code;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** First of each sequence in order, then the second of each, and so on. */
+function roundRobin<T>(sequences: readonly T[][]): T[] {
+  const out: T[] = [];
+  const longest = Math.max(0, ...sequences.map((s) => s.length));
+  for (let i = 0; i < longest; i++) {
+    for (const s of sequences) if (i < s.length) out.push(s[i]);
+  }
+  return out;
+}

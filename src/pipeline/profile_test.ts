@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { loadProfile, profileNames, validateProfile } from "./profile.ts";
+import { loadInvocations } from "../embed/invocations.ts";
 
 Deno.test("every shipped profile loads and validates", () => {
   const names = profileNames();
@@ -23,4 +24,12 @@ Deno.test("a bad profile field is a one-line error naming the file and field", (
     message: 'p.json: unknown field "sed"',
   });
   throws(() => loadProfile("nope"), /unknown profile "nope"/);
+});
+
+Deno.test("every config a profile names is in the invocation table", async () => {
+  const known = new Set((await loadInvocations()).map((i) => i.name));
+  for (const name of profileNames()) {
+    const missing = loadProfile(name).configs.filter((c) => !known.has(c));
+    assertEquals(missing, [], `profile ${name} names unknown configs`);
+  }
 });

@@ -1,0 +1,25 @@
+/**
+ * Task sources → the `tasks` table: built-in tasks, MBPP, HumanEval, an
+ * ExecRetrieval release, or any JSONL in the schema of data/TASKS_SCHEMA.md.
+ *
+ * @example
+ * ```ts
+ * import { runTasksStage } from "./mod.ts";
+ * const result = await runTasksStage({ sources: ["builtin", "mbpp", "humaneval"] });
+ * console.log(result.bySource, result.summary);
+ * ```
+ */
+export {
+  buildTasks,
+  type BuiltTasks,
+  DEFAULT_SOURCES,
+  runTasksStage,
+  summarize,
+  TasksRejectedError,
+  type TasksStageOptions,
+  type TasksStageResult,
+} from "./stage.ts";
+export { readReleaseDistractors, type ReleaseDistractor } from "./release.ts";
+export { DOMAIN_KEYWORDS, inferDomain, normalizeDomain } from "./domain.ts";
+export { loadManifest, obtainSource, SourceError, type SourceSpec } from "./external.ts";
+export type { TaskRow } from "./task.ts";

@@ -111,6 +111,14 @@ Deno.test("off_by_one: range(n) and len in a division get parentheses where prec
   only(cs, "len_plus_one", "    return sum(xs) / (len(xs) + 1)");
 });
 
+Deno.test("off_by_one: an offset that vanishes takes its now-needless parentheses with it", async () => {
+  const cs = await mutateCode("def z(x):\n    x = x & (x - 1)\n    return f(x - 1)\n");
+  only(cs, "offset_plus_one", "    x = x & x");
+  only(cs, "offset_minus_one", "    x = x & (x - 2)");
+  // A call's parentheses are not the offset's.
+  only(cs, "offset_plus_one", "    return f(x)");
+});
+
 Deno.test("off_by_one: enumerate start, counters initialised before a loop, integer arguments", async () => {
   const code =
     "def e(xs):\n    count = 0\n    for i, x in enumerate(xs):\n        count += x\n    return round(count, 2)\n";
@@ -228,7 +236,7 @@ Deno.test("strings, f-strings, comments, annotations and decorators are never to
         c.after.endsWith("# a - b < c"),
     );
   }
-  assertEquals(cs.map((c) => c.operator).sort(), ["add_to_sub", "swap_operands"]);
+  assertEquals(cs.map((c) => c.operator), ["swap_operands"]);
 });
 
 Deno.test("tabs and CRLF survive every edit; before/after carry no \\r", async () => {
@@ -257,14 +265,20 @@ Deno.test("a guard on the last line of a CRLF file without a final newline takes
 });
 
 Deno.test("non-ASCII identifiers and strings: columns are UTF-16 code units", async () => {
-  const code = 'def größe(wörter):\n    s = "é😀" + wörter\n    return s != "ü-ß"\n';
+  const code =
+    'def größe(wörter):\n    n = len("é😀") + größe\n    s = "é😀" + wörter\n    return s != "ü-ß"\n';
   const cs = await mutateCode(code);
   const c = only(cs, "add_to_sub");
-  strictEqual(c.code, 'def größe(wörter):\n    s = "é😀" - wörter\n    return s != "ü-ß"\n');
-  // 4 spaces, `s = "` (5), é (1), 😀 (2 units), `" ` (2): the + is the 15th unit.
-  assertEquals([c.line, c.column], [2, 15]);
+  strictEqual(
+    c.code,
+    'def größe(wörter):\n    n = len("é😀") - größe\n    s = "é😀" + wörter\n    return s != "ü-ß"\n',
+  );
+  // 4 spaces, `n = len(` (8), `"` é 😀 (2 units) `"` (5), `) ` (2): the + is the 20th unit.
+  assertEquals([c.line, c.column], [2, 20]);
   only(cs, "swap_operands", '    s = wörter + "é😀"');
   only(cs, "ne_to_eq", '    return s == "ü-ß"');
+  // `"é😀" + wörter` concatenates a literal string: `-` there would only raise TypeError.
+  ok(cs.every((c) => c.line !== 3 || c.operator === "swap_operands"));
 });
 
 Deno.test("identical codes are kept once and never equal the canonical", () => {

@@ -169,6 +169,30 @@ export function shiftedText(code: string, node: Node, delta: 1 | -1): string {
   return bindsTighterThanAdd(node) ? `(${sum})` : sum;
 }
 
+/**
+ * The edit that moves `node` by `delta` (see {@link shiftedText}). When the
+ * result is a bare atom that was parenthesised only for its offset,
+ * `(x - 1)` → `x` rather than `(x)`, which no one would write.
+ */
+export function shiftEdit(
+  code: string,
+  node: Node,
+  delta: 1 | -1,
+): { start: number; end: number; text: string } {
+  const text = shiftedText(code, node, delta);
+  const parent = node.parent;
+  if (
+    parent?.type === "parenthesized_expression" && parent.namedChildren.length === 1 &&
+    node.type === "binary_operator" && text === textOf(code, node.childForFieldName("left")!) &&
+    TIGHT.has(node.childForFieldName("left")!.type) &&
+    !/[\p{L}\p{N}_]/u.test(code[parent.startIndex - 1] ?? " ") &&
+    !/[\p{L}\p{N}_]/u.test(code[parent.endIndex] ?? " ")
+  ) {
+    return { start: parent.startIndex, end: parent.endIndex, text };
+  }
+  return { start: node.startIndex, end: node.endIndex, text };
+}
+
 /** Binary operators that bind more tightly than `+`: an `e + 1` operand of theirs needs parentheses. */
 const TIGHTER_THAN_ADD = new Set(["*", "/", "//", "%", "@", "**"]);
 

@@ -5,7 +5,7 @@ import {
   operatorOf,
   positionalArgs,
   type ProposedEdit,
-  shiftedText,
+  shiftEdit,
   type SiteContext,
   textOf,
 } from "./_syntax.ts";
@@ -49,9 +49,7 @@ export function offByOneEdits(ctx: SiteContext): ProposedEdit[] {
         bug_type: BUG,
         operator: `${name}_${delta > 0 ? "plus" : "minus"}_one`,
         extension: false,
-        start: node.startIndex,
-        end: node.endIndex,
-        text: shiftedText(code, node, delta),
+        ...shiftEdit(code, node, delta),
       });
     }
   };

@@ -3,7 +3,7 @@ import {
   intLiteral,
   operatorOf,
   type ProposedEdit,
-  shiftedText,
+  shiftEdit,
   type SiteContext,
 } from "./_syntax.ts";
 
@@ -33,9 +33,7 @@ export function offByOneBoundaryEdits(ctx: SiteContext): ProposedEdit[] {
           bug_type: "off_by_one_boundary",
           operator: delta > 0 ? "boundary_plus_one" : "boundary_minus_one",
           extension: false,
-          start: operand.startIndex,
-          end: operand.endIndex,
-          text: shiftedText(code, operand, delta),
+          ...shiftEdit(code, operand, delta),
         });
       }
     }

@@ -1,3 +1,4 @@
+import type { Node } from "../python_parser.ts";
 import { operatorOf, type ProposedEdit, type SiteContext } from "./_syntax.ts";
 
 /** Binary arithmetic and bitwise operators and their wrong replacements. */
@@ -35,11 +36,31 @@ const AUGMENTED: Record<string, [string, string][]> = {
   ">>=": [["<<=", "irshift_to_ilshift"]],
 };
 
+/** Literal strings, lists and tuples: on them `+` and `*` concatenate and repeat. */
+const SEQUENCES = new Set([
+  "concatenated_string",
+  "dictionary",
+  "list",
+  "list_comprehension",
+  "string",
+  "tuple",
+]);
+
+/**
+ * Whether a binary operation has a literal sequence operand: `"a" - s` or
+ * `[0] / k` only raise TypeError, a crash rather than a plausible slip.
+ */
+function sequenceOperand(node: Node): boolean {
+  return SEQUENCES.has(node.childForFieldName("left")?.type ?? "") ||
+    SEQUENCES.has(node.childForFieldName("right")?.type ?? "");
+}
+
 /**
  * `wrong_operator` sites: the operator token of every binary operation
  * (`+`↔`-`, `*`→`/` or `//`, `//`↔`/`, `%`→`//`, `**`→`*`, bitwise and
- * shifts), `and`↔`or`, and augmented assignments (`+=`↔`-=`, ...). Unary
- * minus is a different node type, so `-x` is never read as a subtraction.
+ * shifts; not when an operand is a literal string, list or tuple), `and`↔`or`,
+ * and augmented assignments (`+=`↔`-=`, ...). Unary minus is a different
+ * node type, so `-x` is never read as a subtraction.
  */
 export function wrongOperatorEdits(ctx: SiteContext): ProposedEdit[] {
   const out: ProposedEdit[] = [];
@@ -52,6 +73,7 @@ export function wrongOperatorEdits(ctx: SiteContext): ProposedEdit[] {
     for (const node of ctx.nodes.get(type) ?? []) {
       const token = operatorOf(node);
       if (!token) continue;
+      if (type === "binary_operator" && sequenceOperand(node)) continue;
       for (const [text, operator] of table[token.type] ?? []) {
         out.push({
           bug_type: "wrong_operator",

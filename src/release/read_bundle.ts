@@ -187,12 +187,11 @@ export async function readBundle(dir: string): Promise<Bundle> {
   const corpus = await readCorpus(path(BUNDLE_FILES.corpus), problem);
   const queries = await readQueries(path(BUNDLE_FILES.queries), corpus, problem);
   const cache = await readCache(path(BUNDLE_FILES.cache), problem);
-  const runs = await readRuns(path(BUNDLE_FILES.results), queries, corpus, problem);
-  const models = runs.map((r) => r.model);
+  const { runs, models } = await readRuns(path(BUNDLE_FILES.results), queries, corpus, problem);
   const leaderboard = await readRowList(path(BUNDLE_FILES.leaderboard), "model", models, problem);
   const invocations = await readRowList(path(BUNDLE_FILES.invocations), "model", models, problem);
   const pairs = await readPairs(path(BUNDLE_FILES.pairwise), models, problem);
-  const intervals = await readIntervals(path(BUNDLE_FILES.intervals), runs, problem);
+  const intervals = await readIntervals(path(BUNDLE_FILES.intervals), models, problem);
   if (problems.length) throw new BundleError(problems);
   return { dir: root, queries, corpus, cache, runs, leaderboard, invocations, pairs, intervals };
 }
@@ -329,6 +328,8 @@ async function readQueries(
     seen.set(id, locator);
     const correct = (v.correct_corpus_ids as unknown[]).map(String);
     const distractors = (v.paired_distractor_corpus_ids as unknown[]).map(String);
+    // Broken references are reported but the query is kept, so that the
+    // results files are still checked against all the released queries.
     if (correct.length === 0) bad("correct_corpus_ids is empty");
     for (const [ids, label] of [[correct, "correct"], [distractors, "incorrect"]] as const) {
       for (const cid of ids) {
@@ -337,7 +338,6 @@ async function readQueries(
         else if (row.label !== label) bad(`corpus id ${cid} is labelled ${row.label}`);
       }
     }
-    if (!ok) continue;
     out.push({
       query_id: id,
       query: v.query as string,
@@ -395,7 +395,7 @@ async function readRuns(
   queries: ReleasedQuery[],
   corpus: Map<string, ReleasedSnippet>,
   report: Report,
-): Promise<ReleasedRun[]> {
+): Promise<{ runs: ReleasedRun[]; models: string[] }> {
   const files: string[] = [];
   for await (const e of Deno.readDir(dir)) {
     if (e.isFile && e.name.endsWith(".json")) files.push(e.name);
@@ -409,16 +409,20 @@ async function readRuns(
     const file = join(dir, name);
     const v = await readJsonFile(file, report);
     if (v === undefined) continue;
+    // A file with problems still declares its model, so the other files'
+    // rows for it are not reported as strays too.
+    const declared = isObject(v) && typeof v.model === "string" ? v.model : null;
+    if (declared !== null && !models.has(declared)) models.set(declared, file);
     const run = shapeRun(v, file, byQuery, corpus, report);
     if (!run) continue;
-    if (models.has(run.model)) {
+    if (models.get(run.model) !== file) {
       report(file, `model ${run.model} also released in ${models.get(run.model)}`);
       continue;
     }
-    models.set(run.model, file);
     runs.push(run);
   }
-  return runs.sort((a, b) => a.model < b.model ? -1 : a.model > b.model ? 1 : 0);
+  runs.sort((a, b) => a.model < b.model ? -1 : a.model > b.model ? 1 : 0);
+  return { runs, models: [...models.keys()].sort() };
 }
 
 function shapeRun(
@@ -622,7 +626,7 @@ async function readPairs(file: string, models: string[], report: Report): Promis
 
 async function readIntervals(
   file: string,
-  runs: ReleasedRun[],
+  models: string[],
   report: Report,
 ): Promise<Map<string, Map<string, ReleasedInterval>>> {
   const out = new Map<string, Map<string, ReleasedInterval>>();
@@ -632,25 +636,25 @@ async function readIntervals(
     report(file, "must be a JSON object keyed by model");
     return out;
   }
-  for (const run of runs) {
-    const perModel = v[run.model];
+  for (const model of models) {
+    const perModel = v[model];
     if (!isObject(perModel)) {
-      report(file, `model ${run.model} has no intervals`);
+      report(file, `model ${model} has no intervals`);
       continue;
     }
     const metrics = new Map<string, ReleasedInterval>();
     for (const [metric, e] of Object.entries(perModel)) {
       const fields = ["mean", "ci95_low", "ci95_high", "n", "bootstrap_samples", "seed"];
       if (!isObject(e) || !fields.every((f) => isNumber(e[f]))) {
-        report(file, `model ${run.model}, ${metric}: needs ${fields.join(", ")}`);
+        report(file, `model ${model}, ${metric}: needs ${fields.join(", ")}`);
         continue;
       }
       metrics.set(metric, e as unknown as ReleasedInterval);
     }
-    out.set(run.model, metrics);
+    out.set(model, metrics);
   }
   for (const model of Object.keys(v)) {
-    if (!runs.some((r) => r.model === model)) {
+    if (!models.includes(model)) {
       report(file, `model ${model} has no results file`);
     }
   }

@@ -1,0 +1,45 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The committed fixture bundle (test/fixtures/release/bundle). */
+export const FIXTURE_BUNDLE = fileURLToPath(
+  new URL("../../test/fixtures/release/bundle", import.meta.url),
+);
+
+/**
+ * A temporary copy of the fixture bundle, so a test can break one thing in
+ * it. `edit` receives the copy's folder; the copy is the caller's to remove.
+ */
+export async function brokenBundle(edit: (dir: string) => Promise<void>): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "execret-release-" });
+  await copyDir(FIXTURE_BUNDLE, dir);
+  await edit(dir);
+  return dir;
+}
+
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyDir(join(from, e.name), join(to, e.name));
+    else await Deno.copyFile(join(from, e.name), join(to, e.name));
+  }
+}
+
+/** Read, change and rewrite a JSON file of a bundle copy. */
+export async function editJson(
+  path: string,
+  change: (value: Record<string, unknown>) => void,
+): Promise<void> {
+  const value = JSON.parse(await Deno.readTextFile(path));
+  change(value);
+  await Deno.writeTextFile(path, JSON.stringify(value, null, 2) + "\n");
+}
+
+/** Rewrite the lines of a JSONL file of a bundle copy (1-based line numbers kept by index). */
+export async function editLines(
+  path: string,
+  change: (lines: string[]) => string[],
+): Promise<void> {
+  const lines = (await Deno.readTextFile(path)).split("\n").filter((l) => l !== "");
+  await Deno.writeTextFile(path, change(lines).join("\n") + "\n");
+}

@@ -1,0 +1,154 @@
+import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import { readRows } from "../io/arrow_table.ts";
+import { createPool } from "../oracle/pool.ts";
+import { importReleaseCommand } from "../cli/commands/import_release.ts";
+import { UserError } from "../cli/command.ts";
+import { detectTestsRule } from "./cache_keys.ts";
+import { importRelease, releaseTablePath } from "./import_release.ts";
+import { readBundle } from "./read_bundle.ts";
+import { reexecute, reexecutionRows } from "./reexecute.ts";
+import { brokenBundle, editLines, FIXTURE_BUNDLE } from "./_test_bundle.ts";
+
+/** Run `body` with EXECRET_OUT pointing at a fresh temporary folder. */
+async function withOut(body: (out: string) => Promise<void>): Promise<void> {
+  const out = await Deno.makeTempDir({ prefix: "execret-out-" });
+  const previous = Deno.env.get("EXECRET_OUT");
+  Deno.env.set("EXECRET_OUT", out);
+  try {
+    await body(out);
+  } finally {
+    if (previous === undefined) Deno.env.delete("EXECRET_OUT");
+    else Deno.env.set("EXECRET_OUT", previous);
+    await Deno.remove(out, { recursive: true });
+  }
+}
+
+Deno.test("import-release loads the fixture as the kit's tables, apart from the default run", async () => {
+  await withOut(async (out) => {
+    const r = await importRelease(FIXTURE_BUNDLE, { reexecute: false, quiet: true });
+    assertEquals(r.summary.mismatched, 0);
+    ok(r.summary.matched > 684, "numbers plus cache checks");
+    assertEquals(r.tablesDir, join(out, "release", "tables"));
+    const tasks = await readRows<{ task_id: string; tests: string[] }>(releaseTablePath("tasks"));
+    assertEquals(tasks.map((t) => t.task_id), [1, 2, 3, 4, 5, 6].map((i) => `release/q000${i}`));
+    assertEquals(tasks[2].tests.length, 5);
+    const corpus = await readRows<Record<string, unknown>>(releaseTablePath("corpus"));
+    assertEquals(corpus.length, 29);
+    const c12 = corpus.find((c) => c.corpus_id === "c0012")!; // q0003's off_by_one: loops forever
+    assertEquals([c12.task_id, c12.bug_type, c12.timeout_only, c12.line], [
+      "release/q0003",
+      "off_by_one",
+      true,
+      8,
+    ]);
+    assertEquals(corpus.find((c) => c.corpus_id === "c0010")!.bug_type, null);
+    const rankings = await readRows(releaseTablePath("rankings"));
+    assertEquals(rankings.length, 3 * 6 * 10);
+    const executions = await readRows<{ outcome: string }>(releaseTablePath("executions"));
+    ok(executions.every((e) => !e.outcome.startsWith("FAIL:")));
+    const mutations = await readRows(releaseTablePath("audit_mutations"));
+    assertEquals(mutations.length, 23);
+    // The library call writes only under out/release: the default run's tables are untouched.
+    const names = [];
+    for await (const e of Deno.readDir(out)) names.push(e.name);
+    assertEquals(names, ["release"]);
+  });
+});
+
+Deno.test("re-execution in the sandbox agrees with the released cache, and finds a doctored entry", async () => {
+  const pool = await createPool({ runtime: "pyodide", workers: 1, timeoutMs: 1000 });
+  const dir = await brokenBundle((d) =>
+    // Claim that q0001's off_by_one_boundary distractor (c0003) passes its first test.
+    editLines(join(d, "data/execution_cache.jsonl"), (lines) =>
+      lines.map((l) =>
+        l.includes('["FAIL", "pass", "FAIL:both ends", "pass"]')
+          ? l.replace(
+            '["FAIL", "pass", "FAIL:both ends", "pass"]',
+            '["pass", "pass", "FAIL:both ends", "pass"]',
+          )
+          : l
+      ))
+  );
+  try {
+    const good = await readBundle(FIXTURE_BUNDLE);
+    const rows = await reexecute(good, detectTestsRule(good).rule, pool);
+    assertEquals(rows.length, 4 * 4 + 5 * 4 + 5 * 5 + 5 * 5 + 5 * 4 + 5 * 4); // snippets × tests per query
+    assertEquals(rows.filter((r) => !r.match), []);
+    ok(rows.some((r) => r.released === "TIMEOUT" && r.recomputed === "TIMEOUT"));
+    ok(rows.some((r) => r.released === "FAIL:pairs" && r.recomputed === "FAIL"));
+    ok(rows.some((r) => r.recomputed === "ERROR:IndexError"));
+
+    const doctored = await readBundle(dir);
+    const bad = (await reexecute(doctored, detectTestsRule(doctored).rule, pool)).filter((r) =>
+      !r.match
+    );
+    assertEquals(
+      bad.map((r) => [r.query_id, r.corpus_id, r.test_index, r.released, r.recomputed]),
+      [
+        ["q0001", "c0003", 0, "pass", "FAIL"],
+      ],
+    );
+    const summary = reexecutionRows(bad, pool.runtime, "x");
+    assertEquals(summary.map((s) => s.match), [false, false]);
+  } finally {
+    pool.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the CLI stops on a broken bundle with one line and records the problems", async () => {
+  await withOut(async (out) => {
+    const dir = await brokenBundle((d) =>
+      editLines(
+        join(d, "data/corpus.jsonl"),
+        (lines) => [...lines.slice(0, 4), "{not json", ...lines.slice(4)],
+      )
+    );
+    try {
+      await rejects(
+        importReleaseCommand.run([dir, "--quiet"]),
+        (e) =>
+          e instanceof UserError && !e.message.includes("\n") &&
+          e.message.startsWith(`${join(dir, "data/corpus.jsonl")}:5: malformed JSON`),
+      );
+      const rejectRows = await readRows<{ stage: string; locator: string }>(
+        join(out, "tables", "rejects_import.arrow"),
+      );
+      ok(rejectRows.length >= 1 && rejectRows.every((r) => r.stage === "import"));
+      assertEquals(rejectRows[0].locator, `${join(dir, "data/corpus.jsonl")}:5`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("the CLI exits 1 when a released number does not match", async () => {
+  await withOut(async () => {
+    const dir = await brokenBundle(async (d) => {
+      const path = join(d, "tests/pairwise_tests.json");
+      const text = await Deno.readTextFile(path);
+      await Deno.writeTextFile(
+        path,
+        text.replace('"mcnemar_exact_p": 0.625', '"mcnemar_exact_p": 0.0625'),
+      );
+    });
+    const log = console.log;
+    const printed: string[] = [];
+    console.log = (s: string) => printed.push(s);
+    try {
+      assertEquals(await importReleaseCommand.run([dir, "--no-exec", "--no-mutate", "--quiet"]), 1);
+    } finally {
+      console.log = log;
+      await Deno.remove(dir, { recursive: true });
+    }
+    const text = printed.join("\n");
+    ok(/numbers checked, \d+ matched, 1 mismatched/.test(text), text);
+    ok(
+      text.includes(
+        '"acme-embed-small vs nimbus-code-v2", "exec@1".mcnemar_exact_p: released 0.0625',
+      ),
+      text,
+    );
+  });
+});

@@ -5,6 +5,7 @@ import { readRows, readTable, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
 import { readEmbeddingFile, summarizeEmbeddingFile } from "./embedding_file.ts";
+import { fakeVector, json, startLoopback } from "./providers/_loopback_server.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../test/fixtures/embed/", import.meta.url));
 
@@ -193,6 +194,53 @@ Deno.test("embed stage: a missing key fails in one line naming the env var, or s
       /unknown config "nope"/,
     );
   } finally {
+    Deno.env.delete("EXECRET_OUT");
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("embed stage over a hosted API: a failed run keeps finished batches, the rerun fetches only the rest", async () => {
+  const { out, table } = await setup();
+  let failFrom = 2; // requests from this index on fail with a non-retryable 400
+  const server = startLoopback((req, n) => {
+    if (req.headers.get("authorization") !== "Bearer k") return json({ error: "auth" }, 401);
+    if (n >= failFrom) return json({ error: "bad request" }, 400);
+    const input = req.body.input as string[];
+    return json({
+      data: input.map((t, index) => ({ embedding: fakeVector(t, 4), index })),
+      usage: { total_tokens: input.length },
+    });
+  });
+  try {
+    const entry = {
+      ...TABLE.invocations[2],
+      name: "hosted",
+      base_url: server.url,
+      batch_size: 2,
+      concurrency: 1,
+      max_retries: 0,
+    };
+    await Deno.writeTextFile(table, JSON.stringify({ invocations: [entry] }));
+    const opts = {
+      configs: ["hosted"],
+      quiet: true,
+      invocationsPath: table,
+      provider: { env: { EXECRET_TEST_NO_SUCH_KEY: "k" } },
+    };
+    await rejects(runEmbedStage(opts), /hosted: HTTP 400/);
+    strictEqual(server.requests.length, 3);
+    failFrom = Infinity;
+    const r = await runEmbedStage(opts);
+    strictEqual(r.configs[0].embedded, 2); // 6 distinct texts, 4 kept from the failed run
+    strictEqual(r.configs[0].requests?.requests, 1);
+    strictEqual(r.configs[0].requests?.tokens, 2);
+    strictEqual(server.requests.length, 4);
+    const s = await summarizeEmbeddingFile(join(out, "embeddings", "hosted.arrow"));
+    strictEqual(s.rows, 7);
+    strictEqual(s.dims, 4);
+    strictEqual(s.nonFinite + s.zeroNorm, 0);
+  } finally {
+    await server.close();
     Deno.env.delete("EXECRET_OUT");
     await Deno.remove(out, { recursive: true });
   }

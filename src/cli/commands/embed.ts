@@ -66,10 +66,14 @@ env: EXECRET_OUT (output root), EXECRET_CACHE (cache root), EXECRET_MODELS
     else {
       for (const r of result.configs) {
         if (r.status === "written") {
+          const q = r.requests;
+          const traffic = q
+            ? `; ${q.requests} requests, ${q.retries} retries, ${q.tokens} tokens, ${q.chars} chars`
+            : "";
           console.log(
             `${r.config}: ${r.rows} vectors × ${r.dims} → ${r.path} (${r.embedded} embedded, ${r.cached} cached, ${
               r.seconds.toFixed(1)
-            } s)`,
+            } s${traffic})`,
           );
         } else if (r.status === "sparse") {
           console.log(`${r.config}: sparse retriever, scored at score time (no file)`);

@@ -343,6 +343,10 @@ Deno.test("extensions are off by default and labelled when on", async () => {
     ["wrong_constant", "false_to_true", "    found = True"],
   ]);
   assertEquals(ext.filter((c) => !c.extension), plain);
+  const tight = await mutateCode("def u(b):\n    while(b != 0):\n        b //= 2\n", {
+    extensions: true,
+  });
+  only(tight, "negate_while", "    while not (b != 0):");
 });
 
 Deno.test("every candidate of the tricky fixture is one verified edit outside strings, comments, annotations and decorators", async () => {

@@ -30,6 +30,8 @@ export interface SourceCoverage {
   with_candidates: number;
   /** Tasks with ≥4 paper-type candidates covering ≥3 bug types. */
   covered: number;
+  /** The same counting extension candidates too (equals `covered` without extensions). */
+  covered_with_extensions: number;
   /** covered / tasks. */
   coverage: number;
 }
@@ -89,7 +91,14 @@ export function mutateTasks(
   const tasksPerType = new Map<string, number>();
   const candidatesPerType = new Map<string, number>();
   const perSource = new Map<string, SourceCoverage>();
-  const total: SourceCoverage = { tasks: 0, with_candidates: 0, covered: 0, coverage: 0 };
+  const emptyCoverage = (): SourceCoverage => ({
+    tasks: 0,
+    with_candidates: 0,
+    covered: 0,
+    covered_with_extensions: 0,
+    coverage: 0,
+  });
+  const total = emptyCoverage();
   for (const type of BUG_TYPES) {
     tasksPerType.set(type, 0);
     candidatesPerType.set(type, 0);
@@ -127,19 +136,17 @@ export function mutateTasks(
     for (const c of result.candidates) {
       candidatesPerType.set(c.bug_type, (candidatesPerType.get(c.bug_type) ?? 0) + 1);
     }
-    const paper = result.candidates.filter((c) => !c.extension);
-    const covered = paper.length >= 4 && new Set(paper.map((c) => c.bug_type)).size >= 3;
+    const enough = (cs: Candidate[]) =>
+      cs.length >= 4 && new Set(cs.map((c) => c.bug_type)).size >= 3;
+    const covered = enough(result.candidates.filter((c) => !c.extension));
+    const coveredAll = enough(result.candidates);
     let source = perSource.get(task.source);
-    if (!source) {
-      perSource.set(
-        task.source,
-        source = { tasks: 0, with_candidates: 0, covered: 0, coverage: 0 },
-      );
-    }
+    if (!source) perSource.set(task.source, source = emptyCoverage());
     for (const s of [source, total]) {
       s.tasks++;
       if (result.candidates.length > 0) s.with_candidates++;
       if (covered) s.covered++;
+      if (coveredAll) s.covered_with_extensions++;
     }
     bar.tick();
   }

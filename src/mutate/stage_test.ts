@@ -86,12 +86,14 @@ Deno.test("runMutateStage rejects an unparsable canonical and a task with no sit
       tasks: 3,
       with_candidates: 2,
       covered: 2,
+      covered_with_extensions: 2,
       coverage: 2 / 3,
     });
     assertEquals(summary.coverage_per_source.other, {
       tasks: 2,
       with_candidates: 1,
       covered: 1,
+      covered_with_extensions: 1,
       coverage: 0.5,
     });
     strictEqual(summary.tasks_per_bug_type.remove_edge_case_check, 2); // clamp and power guard; count_pos does not exit

@@ -79,7 +79,8 @@ options:
         `  ${String(source).padEnd(12)} ${c.covered}/${c.tasks} = ${
           (100 * c.coverage).toFixed(1)
         }%` +
-          ` (${c.with_candidates} with any candidate)`,
+          ` (${c.with_candidates} with any candidate` +
+          (summary.extensions ? `; ${c.covered_with_extensions} counting extensions)` : ")"),
       );
     }
     return 0;

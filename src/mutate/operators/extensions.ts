@@ -33,7 +33,9 @@ export function extensionEdits(ctx: SiteContext): ProposedEdit[] {
       } else {
         const text = textOf(code, cond);
         const negated = LOOSER_THAN_NOT.has(cond.type) ? `not (${text})` : `not ${text}`;
-        out.push(edit("negate_condition", `negate_${type.split("_")[0]}`, cond, negated));
+        // `while(x):` has no space before its condition; `whilenot` would be a name.
+        const spaced = /\s/.test(code[cond.startIndex - 1] ?? " ") ? negated : ` ${negated}`;
+        out.push(edit("negate_condition", `negate_${type.split("_")[0]}`, cond, spaced));
       }
     }
   }

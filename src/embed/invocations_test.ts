@@ -56,6 +56,13 @@ Deno.test("offline defaults need nothing; hosted ones name their env var", async
     missingRequirements(await invocationFor("voyage-code-3"), { VOYAGE_API_KEY: "k" }),
     [],
   );
+  // Local ONNX models: the folder, unless hub downloads are allowed.
+  const bge = await invocationFor("bge-base-en-v1.5");
+  ok(missingRequirements(bge, { EXECRET_MODELS: "/nonexistent" })[0].startsWith("model folder"));
+  assertEquals(
+    missingRequirements(bge, { EXECRET_MODELS: "/nonexistent", EXECRET_HF_REMOTE: "1" }),
+    [],
+  );
   // Self-hosted servers: the URL is required, the key is not.
   assertEquals(missingRequirements(await invocationFor("qwen3-embedding-4b"), {}), [
     "env var EXECRET_QWEN3_4B_URL (server URL)",

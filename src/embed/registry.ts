@@ -28,7 +28,8 @@ const FACTORIES: Record<ProviderName, Factory> = {
   bm25: async (inv) => (await import("./providers/bm25.ts")).bm25Provider(inv),
   tfidf: async (inv) => (await import("./providers/tfidf.ts")).tfidfProvider(inv),
   use: async (inv) => (await import("./providers/use.ts")).useProvider(inv),
-  hf: async (inv, o) => (await import("./providers/hf.ts")).hfProvider(inv, modelsDir(o.env)),
+  hf: async (inv, o) =>
+    (await import("./providers/hf.ts")).hfProvider(inv, modelsDir(o.env), hfRemote(o.env)),
   openai: async (inv, o) => (await import("./providers/openai.ts")).openaiProvider(inv, o),
   voyage: async (inv, o) => (await import("./providers/voyage.ts")).voyageProvider(inv, o),
   gemini: async (inv, o) => (await import("./providers/gemini.ts")).geminiProvider(inv, o),
@@ -45,6 +46,11 @@ export function isSparse(inv: Invocation): boolean {
 /** Root folder of local ONNX models for `hf` configs (`EXECRET_MODELS`, default `models`). */
 export function modelsDir(env: Record<string, string | undefined> = Deno.env.toObject()): string {
   return env.EXECRET_MODELS ?? "models";
+}
+
+/** Whether hf configs may download from the Hugging Face Hub (`EXECRET_HF_REMOTE=1`). */
+export function hfRemote(env: Record<string, string | undefined> = Deno.env.toObject()): boolean {
+  return env.EXECRET_HF_REMOTE === "1";
 }
 
 /** Weight file transformers.js loads for a dtype (its `onnx/model<suffix>.onnx` naming). */
@@ -78,7 +84,7 @@ export function missingRequirements(
   if (inv.base_url === undefined && inv.base_url_env && !env[inv.base_url_env]) {
     missing.push(`env var ${inv.base_url_env} (server URL)`);
   }
-  if (inv.provider === "hf") {
+  if (inv.provider === "hf" && !hfRemote(env)) {
     const dir = join(modelsDir(env), inv.model);
     if (!existsSync(dir)) {
       return [

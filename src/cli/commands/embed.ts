@@ -35,7 +35,8 @@ options:
   --json               machine-readable output
 
 env: EXECRET_OUT (output root), EXECRET_CACHE (cache root), EXECRET_MODELS
-(local ONNX models, default models/), and each config's key_env/base_url_env.`,
+(local ONNX models, default models/), EXECRET_HF_REMOTE=1 (let hf configs
+download from the Hugging Face Hub), and each config's key_env/base_url_env.`,
   async run(args) {
     const { values } = parseFlags(args, {
       config: { type: "string", multiple: true },

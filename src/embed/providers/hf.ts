@@ -1,4 +1,6 @@
 import { AutoModel, AutoTokenizer, env, type Tensor } from "@huggingface/transformers";
+import { join } from "node:path";
+import { cacheDir } from "../../io/paths.ts";
 import { type Invocation, textToSend } from "../invocations.ts";
 import type { DenseProvider } from "../provider.ts";
 import { inBatches } from "../http_client.ts";
@@ -8,14 +10,20 @@ import { inLengthOrder } from "../length_order.ts";
 /**
  * A local ONNX model through transformers.js, loaded from
  * `<modelsDir>/<model>` with remote loading off (the kit never downloads
- * weights behind the user's back). Pooling follows the invocation — `mean`
+ * weights behind the user's back); with `remote` (EXECRET_HF_REMOTE=1) a
+ * model missing locally comes from the Hugging Face Hub into the kit's cache. Pooling follows the invocation — `mean`
  * over the attention mask, `cls` (first token) or `last` (last real token,
  * whichever side the tokenizer pads) — and the role prefix is added before
  * tokenising. Texts beyond the model's maximum length are truncated by the
  * tokenizer.
  */
-export async function hfProvider(inv: Invocation, modelsDir: string): Promise<DenseProvider> {
-  env.allowRemoteModels = false;
+export async function hfProvider(
+  inv: Invocation,
+  modelsDir: string,
+  remote = false,
+): Promise<DenseProvider> {
+  env.allowRemoteModels = remote;
+  if (remote) env.cacheDir = join(cacheDir(), "hf-models");
   env.allowLocalModels = true;
   env.localModelPath = modelsDir.endsWith("/") ? modelsDir : modelsDir + "/";
   const tokenizer = await AutoTokenizer.from_pretrained(inv.model);

@@ -1,13 +1,63 @@
-import { type Command, UserError } from "../command.ts";
+import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
+import { runStatsStage } from "../../stats/stage.ts";
+import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from "../../stats/bootstrap.ts";
 
 /** `execret stats`: per-query metrics, bootstrap intervals and pairwise tests. */
 export const statsCommand: Command = {
   name: "stats",
   summary: "Per-query metrics, bootstrap intervals and pairwise tests",
-  help: `usage: execret stats [options]
+  help: `usage: execret stats [--bootstrap N] [--seed N] [--k K]... [--quiet] [--json]
 
-Per-query metrics, bootstrap intervals and pairwise tests. Not implemented yet.`,
-  run() {
-    return Promise.reject(new UserError("not implemented yet"));
+From out/tables/per_query.arrow (written by \`execret score\`), write:
+
+  out/tables/metrics.arrow     per config, metric and k: mean over queries with a
+                               95% percentile bootstrap interval
+  out/tables/breakdowns.arrow  the same per source and per domain
+  out/tables/pairwise.arrow    every pair of configs, metric and k: paired
+                               bootstrap interval of the difference; for exec@k the
+                               McNemar table, exact two-sided p, Holm-adjusted p
+
+Resamples: xoshiro128** seeded by SplitMix64(seed), drawn once and shared by
+every config, metric and pair. Same per_query + seed → byte-identical tables.
+
+options:
+  --bootstrap N   resamples (default ${BOOTSTRAP_RESAMPLES})
+  --seed N        seed (default ${BOOTSTRAP_SEED})
+  --k K           keep only these cutoffs (repeatable; default all in per_query)
+  --quiet         no progress lines
+  --json          machine-readable summary`,
+  async run(args) {
+    const { values } = parseFlags(args, {
+      bootstrap: { type: "string" },
+      seed: { type: "string" },
+      k: { type: "string", multiple: true },
+      quiet: { type: "boolean" },
+    });
+    if (values.help) {
+      console.log(this.help);
+      return 0;
+    }
+    const ks = values.k?.flatMap((k) => k.split(",")).map((k) => positiveInt("k", k, 1));
+    let result;
+    try {
+      result = await runStatsStage({
+        bootstrap: positiveInt("bootstrap", values.bootstrap, BOOTSTRAP_RESAMPLES),
+        seed: positiveInt("seed", values.seed, BOOTSTRAP_SEED),
+        ks,
+        quiet: values.quiet,
+      });
+    } catch (e) {
+      if (e instanceof UserError) throw e;
+      throw new UserError((e as Error).message.split("\n")[0]);
+    }
+    if (values.json) printJson(result);
+    else {
+      console.log(
+        `${result.configs.length} configs × ${result.queries} queries × ${result.series} series, ` +
+          `${result.pairs} pairs, in ${result.seconds.toFixed(1)} s`,
+      );
+      console.log(`wrote ${result.metrics}, ${result.breakdowns} and ${result.pairwise}`);
+    }
+    return 0;
   },
 };

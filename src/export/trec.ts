@@ -1,0 +1,57 @@
+/**
+ * TREC run and qrels files, so trec_eval and ranx users can check every
+ * number of the metrics table themselves.
+ *
+ * Run lines: `query_id Q0 corpus_id rank score run_name`. trec_eval orders a
+ * run by score (not by the rank column) and breaks ties its own way, so the
+ * score column holds `1000 - rank` — strictly decreasing in our tie-broken
+ * rank — and the similarity stays in rankings.arrow. Each query lists its top
+ * 10 and, when lower, the canonical at its true rank, so `P.k`, `ndcg_cut.k`
+ * (k ≤ 10) and `recip_rank` (MRR of the canonical) all match.
+ * Qrels lines: `query_id 0 corpus_id relevance`, 1 for correct ids, 0 for the
+ * query's distractors.
+ */
+
+/** One row of a run (from rankings.arrow). */
+export interface RunRow {
+  query_id: string;
+  corpus_id: string;
+  rank: number;
+}
+
+/**
+ * TREC run text for one config; rows in query order, then rank.
+ *
+ * @example
+ * ```ts
+ * trecRun("bm25", [{ query_id: "q1", corpus_id: "d1", rank: 1 }]);
+ * // "q1 Q0 d1 1 999 bm25\n"
+ * ```
+ */
+export function trecRun(runName: string, rows: readonly RunRow[]): string {
+  for (const s of [runName, ...rows.flatMap((r) => [r.query_id, r.corpus_id])]) {
+    if (/\s/.test(s)) throw new Error(`TREC files cannot hold ids with whitespace: "${s}"`);
+  }
+  return rows.map((r) => `${r.query_id} Q0 ${r.corpus_id} ${r.rank} ${1000 - r.rank} ${runName}\n`)
+    .join("");
+}
+
+/**
+ * TREC qrels text: correct ids with relevance 1, distractors with 0.
+ *
+ * @example
+ * ```ts
+ * trecQrels([{ query_id: "q1", correct_ids: ["c"], distractor_ids: ["m"] }]);
+ * // "q1 0 c 1\nq1 0 m 0\n"
+ * ```
+ */
+export function trecQrels(
+  queries: readonly { query_id: string; correct_ids: string[]; distractor_ids: string[] }[],
+): string {
+  let out = "";
+  for (const q of queries) {
+    for (const id of q.correct_ids) out += `${q.query_id} 0 ${id} 1\n`;
+    for (const id of q.distractor_ids ?? []) out += `${q.query_id} 0 ${id} 0\n`;
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+/**
+ * The paper's diagnostics of how a retriever fails on near-clones: who wins
+ * rank 1 when the canonical does not, whether the canonical scores below its
+ * own buggy variants, by how much, and which bug types beat it.
+ */
+
+/** What is at rank 1 for one query. */
+export type Rank1Outcome = "hit" | "own_distractor" | "other_task";
+
+/**
+ * Attribute rank 1: a correct snippet (hit), one of the query's own buggy
+ * variants, or any other task's code (correct or not for that other task).
+ *
+ * @example
+ * ```ts
+ * rank1_outcome(false, true); // "own_distractor"
+ * ```
+ */
+export function rank1_outcome(top1Correct: boolean, top1OwnTask: boolean): Rank1Outcome {
+  if (top1Correct) return "hit";
+  return top1OwnTask ? "own_distractor" : "other_task";
+}
+
+/**
+ * 1 when the canonical scores strictly below at least one of the query's own
+ * distractors, else 0 (also 0 for a query without distractors).
+ *
+ * @example
+ * ```ts
+ * canonical_below_distractor(0.8, [0.7, 0.81]); // 1
+ * ```
+ */
+export function canonical_below_distractor(
+  canonicalScore: number,
+  distractorScores: readonly number[],
+): number {
+  for (const s of distractorScores) if (s > canonicalScore) return 1;
+  return 0;
+}
+
+/**
+ * Canonical score minus the best own distractor's score (negative: a buggy
+ * variant scores higher); null for a query without distractors.
+ *
+ * @example
+ * ```ts
+ * canonical_margin(0.8, [0.7, 0.85]); // -0.05 (up to rounding)
+ * ```
+ */
+export function canonical_margin(
+  canonicalScore: number,
+  distractorScores: readonly number[],
+): number | null {
+  if (distractorScores.length === 0) return null;
+  let best = -Infinity;
+  for (const s of distractorScores) if (s > best) best = s;
+  return canonicalScore - best;
+}
+
+/**
+ * Per bug type, the fraction of the query's own distractors of that type that
+ * are ranked above the canonical (after the tie-break). Only the bug types the
+ * query has appear in the result.
+ *
+ * @example
+ * ```ts
+ * outrank_share_by_bug_type([
+ *   { bugType: "off_by_one", outranks: true },
+ *   { bugType: "off_by_one", outranks: false },
+ * ]); // Map { "off_by_one" => 0.5 }
+ * ```
+ */
+export function outrank_share_by_bug_type(
+  distractors: readonly { bugType: string; outranks: boolean }[],
+): Map<string, number> {
+  const counts = new Map<string, [number, number]>();
+  for (const d of distractors) {
+    const c = counts.get(d.bugType) ?? [0, 0];
+    c[0] += d.outranks ? 1 : 0;
+    c[1] += 1;
+    counts.set(d.bugType, c);
+  }
+  const out = new Map<string, number>();
+  for (const [bt, [hit, all]] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    out.set(bt, hit / all);
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+import { exec_at_k } from "./exec_at_k.ts";
+
+/**
+ * nDCG@k with binary gains (a correct snippet has gain 1, anything else 0) and
+ * the log2 discount: DCG@k = Σ_{i ≤ k} rel_i / log2(i + 1), divided by the DCG
+ * of the ideal ranking, which puts all `relevantCount` correct ids first
+ * (trec_eval's `ndcg_cut`). 0 when the query has no correct id.
+ *
+ * @example
+ * ```ts
+ * ndcg_at_k([false, true], 2, 1); // 1 / log2(3) ≈ 0.631
+ * ```
+ */
+export function ndcg_at_k(relevant: readonly boolean[], k: number, relevantCount: number): number {
+  const ideal = idcg(k, relevantCount);
+  if (ideal === 0) return 0;
+  let dcg = 0;
+  const n = Math.min(k, relevant.length);
+  for (let i = 0; i < n; i++) if (relevant[i]) dcg += 1 / Math.log2(i + 2);
+  return dcg / ideal;
+}
+
+function idcg(k: number, relevantCount: number): number {
+  let s = 0;
+  for (let i = 0; i < Math.min(k, relevantCount); i++) s += 1 / Math.log2(i + 2);
+  return s;
+}
+
+/**
+ * The exec–nDCG gap at k: exec@k − nDCG@k. nDCG gives partial credit to a
+ * correct snippet found below rank 1, exec@k does not discount; a large gap
+ * means the correct code is found but not first.
+ *
+ * @example
+ * ```ts
+ * exec_ndcg_gap([false, true], 2, 1); // 1 - 0.631 = 0.369
+ * ```
+ */
+export function exec_ndcg_gap(
+  relevant: readonly boolean[],
+  k: number,
+  relevantCount: number,
+): number {
+  return exec_at_k(relevant, k) - ndcg_at_k(relevant, k, relevantCount);
+}

@@ -1,0 +1,409 @@
+import { type FunctionDef, I32, moduleBytes, op, V128 } from "./_wasm_emit.ts";
+
+/**
+ * Dot products of every query vector with every document vector, by a
+ * WebAssembly SIMD kernel emitted below as bytes.
+ *
+ * Layout and blocking: the kernel computes a 4-query × 2-document tile at a
+ * time with eight `f32x4` accumulators (4 + 2 vector loads feed 8 multiply-adds
+ * per step of four dimensions), over a chunk of `KC` dimensions so the four
+ * query rows stay in L1, for a block of `DB` documents so the document chunk
+ * stays in L2 while every query passes over it. Each (query, document) sum is
+ * accumulated in the same order whatever its position in a tile — per lane
+ * within a chunk, lanes added as (l0 + l1) + (l2 + l3), chunks in order — so
+ * two identical document vectors always get bit-identical scores (ties stay
+ * ties). The default uses plain `f32x4.mul` + `f32x4.add`, which are exact
+ * IEEE operations on every machine; `relaxed: true` uses `f32x4.relaxed_madd`
+ * (fused on most CPUs, so faster, but the rounding may differ between
+ * machines, which would break byte-identical tables across hosts).
+ */
+
+const CHUNK_BYTES = 2048; // bytes of one row per dimension chunk: 4 query rows × 2 KiB in L1
+const DB = 128; // documents per block: 128 × 2 KiB = 256 KiB in L2
+
+/** Element type of a kernel: float32 (scores) or float64 (bootstrap sums). */
+export type Elem = "f32" | "f64";
+
+function kernel(relaxed: boolean, elem: Elem = "f32"): FunctionDef {
+  const e = elem === "f32" ? 4 : 8; // bytes per element; a v128 holds 16 / e lanes
+  const KC = CHUNK_BYTES / e;
+  // params: packed query panels, packed document pairs, output, padded sizes
+  // (rows qStart..nq of the output are computed, so threads can split the queries)
+  // (and only dimensions kFrom..kTo, for sums over a contiguous range of them)
+  const q = 0, d = 1, out = 2, qStart = 3, nq = 4, nd = 5, dims = 6, kFrom = 7, kTo = 8;
+  // i32 locals
+  const k0 = 9, kEnd = 10, d0 = 11, dEnd = 12, qi = 13, di = 14;
+  const qp = 15, dp = 16, dpEnd = 17, o = 18, ndB = 19, qBase = 20;
+  // v128 locals
+  const acc = [21, 22, 23, 24, 25, 26, 27, 28], qv = [29, 30, 31, 32], dv = 33;
+  const { get, set, tee, i32 } = op;
+  const min = (a: number[], b: number[]) => [...a, ...b, ...a, ...b, ...op.i32LtS, ...op.select];
+  const mul = (a: number[], b: number[]) => [...a, ...b, ...op.i32Mul];
+  const add = (a: number[], b: number[]) => [...a, ...b, ...op.i32Add];
+  const hsum = (v: number) =>
+    elem === "f32"
+      ? [
+        ...get(v),
+        ...op.f32x4ExtractLane(0),
+        ...get(v),
+        ...op.f32x4ExtractLane(1),
+        ...op.f32Add,
+        ...get(v),
+        ...op.f32x4ExtractLane(2),
+        ...get(v),
+        ...op.f32x4ExtractLane(3),
+        ...op.f32Add,
+        ...op.f32Add,
+      ]
+      : [...get(v), ...op.f64x2ExtractLane(0), ...get(v), ...op.f64x2ExtractLane(1), ...op.f64Add];
+  const madd = (a: number, x: number, y: number) =>
+    elem === "f64"
+      ? [...get(a), ...get(x), ...get(y), ...op.f64x2Mul, ...op.f64x2Add, ...set(a)]
+      : relaxed
+      ? [...get(x), ...get(y), ...get(a), ...op.f32x4RelaxedMadd, ...set(a)]
+      : [...get(a), ...get(x), ...get(y), ...op.f32x4Mul, ...op.f32x4Add, ...set(a)];
+  const storeAdd = (offset: number, v: number) =>
+    elem === "f32"
+      ? [
+        ...get(o),
+        ...get(o),
+        ...op.f32Load(offset),
+        ...hsum(v),
+        ...op.f32Add,
+        ...op.f32Store(offset),
+      ]
+      : [
+        ...get(o),
+        ...get(o),
+        ...op.f64Load(offset),
+        ...hsum(v),
+        ...op.f64Add,
+        ...op.f64Store(offset),
+      ];
+  // Packed layouts (see pack): a 4-query panel stores, per step of one
+  // vector's lanes, 4 × 16 bytes; a document pair stores 2 × 16 bytes. One
+  // pointer per operand walks the chunk.
+  const inner = [
+    ...op.loop,
+    ...qv.flatMap((r, i) => [...get(qp), ...op.v128Load(16 * i), ...set(r)]),
+    ...get(dp),
+    ...op.v128Load(0),
+    ...set(dv),
+    ...[0, 1, 2, 3].flatMap((i) => madd(acc[i], qv[i], dv)),
+    ...get(dp),
+    ...op.v128Load(16),
+    ...set(dv),
+    ...[0, 1, 2, 3].flatMap((i) => madd(acc[4 + i], qv[i], dv)),
+    ...add(get(qp), i32(64)),
+    ...set(qp),
+    ...add(get(dp), i32(32)),
+    ...tee(dp),
+    ...get(dpEnd),
+    ...op.i32LtU,
+    ...op.brIf(0),
+    ...op.end,
+  ];
+  const tile = [
+    ...op.loop,
+    ...get(qBase),
+    ...set(qp),
+    // document pair di/2 starts at d + (di/2) * dims * 2e bytes = d + di * dims * e
+    ...add(get(d), add(mul(mul(get(di), get(dims)), i32(e)), mul(get(k0), i32(2 * e)))),
+    ...tee(dp),
+    ...mul(add(get(kEnd), mul(get(k0), i32(-1))), i32(2 * e)),
+    ...op.i32Add,
+    ...set(dpEnd),
+    ...acc.flatMap((a) => [...op.v128Zero, ...set(a)]),
+    ...inner,
+    ...add(add(get(out), mul(get(qi), get(ndB))), mul(get(di), i32(e))),
+    ...set(o),
+    ...[0, 1, 2, 3].flatMap((r) => [
+      ...storeAdd(0, acc[r]),
+      ...storeAdd(e, acc[4 + r]),
+      ...add(get(o), get(ndB)),
+      ...set(o),
+    ]),
+    ...add(get(di), i32(2)),
+    ...tee(di),
+    ...get(dEnd),
+    ...op.i32LtS,
+    ...op.brIf(0),
+    ...op.end,
+  ];
+  const queries = [
+    ...op.loop,
+    // panel qi/4 starts at q + (qi/4) * dims * 4e bytes = q + qi * dims * e
+    ...add(get(q), add(mul(mul(get(qi), get(dims)), i32(e)), mul(get(k0), i32(4 * e)))),
+    ...set(qBase),
+    ...get(d0),
+    ...set(di),
+    ...tile,
+    ...add(get(qi), i32(4)),
+    ...tee(qi),
+    ...get(nq),
+    ...op.i32LtS,
+    ...op.brIf(0),
+    ...op.end,
+  ];
+  const docBlocks = [
+    ...i32(0),
+    ...set(d0),
+    ...op.loop,
+    ...min(add(get(d0), i32(DB)), get(nd)),
+    ...set(dEnd),
+    ...get(qStart),
+    ...set(qi),
+    ...queries,
+    ...get(dEnd),
+    ...tee(d0),
+    ...get(nd),
+    ...op.i32LtS,
+    ...op.brIf(0),
+    ...op.end,
+  ];
+  const body = [
+    ...mul(get(nd), i32(e)),
+    ...set(ndB),
+    ...get(kFrom),
+    ...set(k0),
+    ...op.block,
+    ...get(k0),
+    ...get(kTo),
+    ...op.i32LtS,
+    ...op.i32Eqz,
+    ...op.brIf(0),
+    ...op.loop,
+    ...min(add(get(k0), i32(KC)), get(kTo)),
+    ...set(kEnd),
+    ...docBlocks,
+    ...get(kEnd),
+    ...tee(k0),
+    ...get(kTo),
+    ...op.i32LtS,
+    ...op.brIf(0),
+    ...op.end,
+    ...op.end,
+  ];
+  return {
+    exportName: "dots",
+    params: [I32, I32, I32, I32, I32, I32, I32, I32, I32],
+    results: [],
+    locals: [[12, I32], [13, V128]],
+    body,
+  };
+}
+
+const modules = new Map<string, WebAssembly.Module>();
+
+/** The compiled kernel; `shared` for a shared memory (threads). */
+export function compiled(
+  relaxed: boolean,
+  shared: boolean,
+  elem: Elem = "f32",
+): WebAssembly.Module {
+  const key = `${relaxed}/${shared}/${elem}`;
+  let m = modules.get(key);
+  if (!m) {
+    m = new WebAssembly.Module(moduleBytes([kernel(relaxed, elem)], { shared }) as BufferSource);
+    modules.set(key, m);
+  }
+  return m;
+}
+
+/** Whether this engine accepts relaxed SIMD (`f32x4.relaxed_madd`). */
+export function relaxedSimdAvailable(): boolean {
+  return WebAssembly.validate(moduleBytes([kernel(true)]) as BufferSource);
+}
+
+/** Options for {@link dotScores}. */
+export interface DotOptions {
+  /** Use fused relaxed multiply-add (faster; rounding may vary across machines). */
+  relaxed?: boolean;
+}
+
+const roundUp = (n: number, m: number) => Math.ceil(n / m) * m;
+
+/**
+ * Row-major scores `out[q * nd + d] = dot(queries[q], docs[d])` for row-major
+ * `queries` (nq × dims) and `docs` (nd × dims).
+ *
+ * @example
+ * ```ts
+ * const s = dotScores(new Float32Array([1, 0]), new Float32Array([1, 2, 3, 4]), 1, 2, 2);
+ * // s = Float32Array [1, 3]
+ * ```
+ */
+export function dotScores(
+  queries: Float32Array,
+  docs: Float32Array,
+  nq: number,
+  nd: number,
+  dims: number,
+  options: DotOptions = {},
+): Float32Array {
+  if (queries.length !== nq * dims) throw new Error(`queries: expected ${nq}×${dims} values`);
+  if (docs.length !== nd * dims) throw new Error(`docs: expected ${nd}×${dims} values`);
+  const result = new Float32Array(nq * nd);
+  if (nq === 0 || nd === 0 || dims === 0) return result;
+  const memory = packedMemory(queries, docs, nq, nd, dims, false);
+  runRows(compiled(options.relaxed ?? false, false), memory.memory, memory.base, 0, memory.qn);
+  return memory.result();
+}
+
+/**
+ * Run the kernel over output rows qStart..qEnd in calls of `ROWS_PER_CALL`
+ * rows. V8 first runs wasm with its baseline compiler and only switches a
+ * function to optimised code at its next call, so one long call would run
+ * unoptimised throughout (~3× slower); short calls let the switch happen early.
+ */
+export function runRows(
+  module: WebAssembly.Module,
+  memory: WebAssembly.Memory,
+  base: KernelBase,
+  qStart: number,
+  qEnd: number,
+  kRange?: [from: number, to: number],
+  instance = new WebAssembly.Instance(module, { env: { memory } }),
+): void {
+  const dots = instance.exports.dots as (...a: number[]) => void;
+  const [q, d, out, dn, dp] = base;
+  const [kFrom, kTo] = kRange ?? [0, dp];
+  for (let r = qStart; r < qEnd; r += ROWS_PER_CALL) {
+    dots(q, d, out, r, Math.min(r + ROWS_PER_CALL, qEnd), dn, dp, kFrom, kTo);
+  }
+}
+
+/** Kernel pointers and padded sizes: query panels, document pairs, output, nd, dims. */
+export type KernelBase = [q: number, d: number, out: number, nd: number, dims: number];
+
+const ROWS_PER_CALL = 128;
+
+/** Wasm memory holding the packed operands and the output, plus the kernel's arguments. */
+export interface PackedMemory {
+  memory: WebAssembly.Memory;
+  /** Padded query count (a multiple of 4). */
+  qn: number;
+  /** Kernel pointers and padded sizes. */
+  base: KernelBase;
+  /** The unpadded nq × nd scores. */
+  result(): Float32Array;
+}
+
+/**
+ * Pack queries into 4-row panels and documents into pairs, interleaved per
+ * step of four dimensions, zero-padded to the tile shape (padding adds exact
+ * zeros, so it changes no score).
+ */
+export function packedMemory(
+  queries: Float32Array,
+  docs: Float32Array,
+  nq: number,
+  nd: number,
+  dims: number,
+  shared: boolean,
+): PackedMemory {
+  const dp = roundUp(dims, 4), qn = roundUp(nq, 4), dn = roundUp(nd, 2);
+  const qBytes = qn * dp * 4, dBytes = dn * dp * 4, oBytes = qn * dn * 4;
+  const total = qBytes + dBytes + oBytes;
+  if (total > 4 * 1024 ** 3 - 65536) {
+    throw new Error(`score block of ${nq}×${nd}×${dims} does not fit in 4 GiB of wasm memory`);
+  }
+  const pages = Math.ceil(total / 65536);
+  const memory = new WebAssembly.Memory(
+    shared ? { initial: pages, maximum: pages, shared: true } : { initial: pages },
+  );
+  const f32 = new Float32Array(memory.buffer);
+  pack(queries, nq, dims, 4, f32, 0, dp);
+  pack(docs, nd, dims, 2, f32, qBytes / 4, dp);
+  const oOff = (qBytes + dBytes) / 4;
+  return {
+    memory,
+    qn,
+    base: [0, qBytes, qBytes + dBytes, dn, dp],
+    result() {
+      const out = new Float32Array(nq * nd);
+      for (let i = 0; i < nq; i++) out.set(f32.subarray(oOff + i * dn, oOff + i * dn + nd), i * nd);
+      return out;
+    },
+  };
+}
+
+/**
+ * Pack row-major `rows × dims` values into groups of `group` rows interleaved
+ * per step of `lanes` dimensions (padded to `dp` dimensions), at `offset`.
+ */
+export function pack(
+  src: ArrayLike<number>,
+  rows: number,
+  dims: number,
+  group: number,
+  dst: Float32Array | Float64Array,
+  offset: number,
+  dp: number,
+  lanes = 4,
+): void {
+  for (let r = 0; r < rows; r++) {
+    const g = Math.floor(r / group), slot = r % group;
+    const base = offset + g * dp * group + slot * lanes;
+    const row = r * dims;
+    for (let k = 0; k < dims; k++) {
+      dst[base + Math.floor(k / lanes) * lanes * group + (k % lanes)] = src[row + k];
+    }
+  }
+}
+
+/**
+ * {@link dotScores} split over `threads` workers sharing one wasm memory
+ * (each computes whole 4-query panels, so the scores are bit-identical to the
+ * single-threaded result).
+ */
+export async function dotScoresParallel(
+  queries: Float32Array,
+  docs: Float32Array,
+  nq: number,
+  nd: number,
+  dims: number,
+  options: DotOptions & { threads?: number } = {},
+): Promise<Float32Array> {
+  const threads = Math.max(1, Math.min(options.threads ?? defaultThreads(), Math.ceil(nq / 4)));
+  if (threads === 1 || nq * nd * dims < 1e7) return dotScores(queries, docs, nq, nd, dims, options);
+  const memory = packedMemory(queries, docs, nq, nd, dims, true);
+  const panels = memory.qn / 4;
+  const jobs: Promise<void>[] = [];
+  for (let t = 0; t < threads; t++) {
+    const qStart = Math.floor((panels * t) / threads) * 4;
+    const qEnd = Math.floor((panels * (t + 1)) / threads) * 4;
+    const worker = new Worker(new URL("./_dot_worker.ts", import.meta.url).href, {
+      type: "module",
+    });
+    jobs.push(
+      new Promise<void>((resolve, reject) => {
+        worker.onmessage = (e) => {
+          worker.terminate();
+          if (e.data.ok) resolve();
+          else reject(new Error(`similarity kernel thread: ${e.data.error}`));
+        };
+        worker.onerror = (e) => {
+          worker.terminate();
+          reject(new Error(`similarity kernel thread: ${e.message}`));
+        };
+      }),
+    );
+    worker.postMessage({
+      memory: memory.memory,
+      relaxed: options.relaxed ?? false,
+      base: memory.base,
+      qStart,
+      qEnd,
+    });
+  }
+  await Promise.all(jobs);
+  return memory.result();
+}
+
+/** Threads for the kernel: the machine's cores, at most 4 (`EXECRET_THREADS` overrides). */
+export function defaultThreads(): number {
+  const env = Number(Deno.env.get("EXECRET_THREADS"));
+  if (Number.isInteger(env) && env > 0) return env;
+  return Math.min(4, navigator.hardwareConcurrency || 1);
+}

@@ -1,0 +1,87 @@
+import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { embeddingsDir } from "../io/paths.ts";
+import type { Benchmark } from "./benchmark.ts";
+import { denseScoreMatrix, type ScoreMatrix } from "./score_matrix.ts";
+import { readEmbeddingVectors } from "./embedding_vectors.ts";
+
+/** A config's score matrix and how it was obtained. */
+export interface ConfigScores extends ScoreMatrix {
+  kind: "dense" | "sparse";
+  similarity: string;
+  /** Where the scores come from: the embedding file, or the sparse provider. */
+  origin: string;
+}
+
+/** Path of a config's embedding file. */
+export function embeddingPath(config: string): string {
+  return join(embeddingsDir(), `${config}.arrow`);
+}
+
+/**
+ * The score matrix of a config over the benchmark: from its embedding file
+ * when there is one (dense), else from its sparse provider (bm25, tfidf),
+ * which scores query texts against pool code directly. The embed modules are
+ * imported only here, so the scoring core stays testable on its own.
+ */
+export async function scoreMatrixFor(
+  config: string,
+  bench: Benchmark,
+  options: { threads?: number } = {},
+): Promise<ConfigScores> {
+  const queryIds = bench.queries.map((q) => q.query_id);
+  const docIds = bench.corpus.map((d) => d.corpus_id);
+  const path = embeddingPath(config);
+  if (existsSync(path)) {
+    const v = await readEmbeddingVectors(path, queryIds, docIds);
+    const m = await denseScoreMatrix(v.queries, v.docs, v.similarity, options);
+    return { ...m, kind: "dense", similarity: v.similarity, origin: path };
+  }
+  const { invocationFor } = await import("../embed/invocations.ts");
+  const { isSparse, providerFor } = await import("../embed/registry.ts");
+  const inv = await invocationFor(config);
+  if (!isSparse(inv)) {
+    throw new Error(
+      `${path}: no embedding file for ${config} (run \`execret embed --config ${config}\`)`,
+    );
+  }
+  const provider = await providerFor(inv);
+  if (provider.kind !== "sparse") throw new Error(`${config}: provider is not sparse`);
+  const scores = await provider.score(
+    bench.queries.map((q) => q.query),
+    bench.corpus.map((d) => d.code),
+  );
+  if (scores.length !== queryIds.length * docIds.length) {
+    throw new Error(
+      `${config}: sparse provider returned ${scores.length} scores, expected ${queryIds.length}×${docIds.length}`,
+    );
+  }
+  return {
+    queryIds,
+    docIds,
+    scores,
+    kind: "sparse",
+    similarity: inv.similarity,
+    origin: `${inv.provider} provider`,
+  };
+}
+
+/**
+ * Configs to score when none are named: every embedding file in
+ * `out/embeddings/`, plus every sparse config of the invocation table (they
+ * need no file and run offline).
+ */
+export async function availableConfigs(): Promise<string[]> {
+  const names = new Set<string>();
+  try {
+    for await (const e of Deno.readDir(embeddingsDir())) {
+      if (e.isFile && e.name.endsWith(".arrow")) names.add(e.name.slice(0, -".arrow".length));
+    }
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  const { loadInvocations } = await import("../embed/invocations.ts");
+  const { isSparse } = await import("../embed/registry.ts");
+  for (const inv of await loadInvocations()) if (isSparse(inv)) names.add(inv.name);
+  return [...names].sort();
+}

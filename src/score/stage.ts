@@ -1,0 +1,118 @@
+import { writeTable } from "../io/arrow_table.ts";
+import { tablePath } from "../io/paths.ts";
+import { progress } from "../io/progress.ts";
+import { PER_QUERY, RANKINGS } from "../tables/schema.ts";
+import { readBenchmark } from "./benchmark.ts";
+import {
+  evaluateQuery,
+  type PerQueryRow,
+  poolContext,
+  type RankingRow,
+  RANKINGS_DEPTH,
+} from "./evaluate_query.ts";
+import { availableConfigs, scoreMatrixFor } from "./score_matrix_for.ts";
+import { TIE_SEED } from "./tie_break.ts";
+
+/** The cutoffs of the paper. */
+export const DEFAULT_KS = [1, 3, 5, 10];
+
+/** Options of {@link runScoreStage}. */
+export interface ScoreStageOptions {
+  /** Configs to score; empty: every embedding file plus the sparse configs. */
+  configs: string[];
+  quiet?: boolean;
+  /** Cutoffs of the per-query metrics (default 1, 3, 5, 10). */
+  ks?: number[];
+  /** Kernel threads (default: cores, at most 4). */
+  threads?: number;
+}
+
+/** What {@link runScoreStage} did, per config. */
+export interface ScoreStageResult {
+  configs: {
+    config: string;
+    kind: "dense" | "sparse";
+    similarity: string;
+    queries: number;
+    docs: number;
+    /** Seconds to get the score matrix (kernel or sparse provider). */
+    scoreSeconds: number;
+    /** Seconds to rank and compute the per-query metrics. */
+    rankSeconds: number;
+  }[];
+  rankings: string;
+  perQuery: string;
+}
+
+/**
+ * The score stage: for each config, score every query against the whole
+ * pool, rank it (score desc, then the seeded tie-break of tie_break.ts), and
+ * write `rankings` (top 10 + the canonical's own row) and `per_query` (every
+ * per-query metric, long form, with source and domain). per_query is computed
+ * here, not in the stats stage, because margins, tie-aware exec@1 and the
+ * per-bug-type diagnostics need the full score vector, which rankings does not
+ * keep. Both tables hold exactly the configs of this call, sorted by name.
+ *
+ * @example
+ * ```ts
+ * await runScoreStage({ configs: ["bm25", "use"] });
+ * ```
+ */
+export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreStageResult> {
+  const ks = options.ks ?? DEFAULT_KS;
+  const configs = [...new Set(options.configs.length ? options.configs : await availableConfigs())]
+    .sort();
+  if (configs.length === 0) {
+    throw new Error("no config to score: no embedding file and no sparse config");
+  }
+  const bench = await readBenchmark();
+  const ctx = poolContext(bench.corpus);
+  const nd = bench.corpus.length;
+  const rankings: RankingRow[] = [];
+  const perQuery: PerQueryRow[] = [];
+  const result: ScoreStageResult = { configs: [], rankings: "", perQuery: "" };
+  const similarities: Record<string, string> = {};
+  for (const config of configs) {
+    const t0 = performance.now();
+    const m = await scoreMatrixFor(config, bench, { threads: options.threads });
+    const t1 = performance.now();
+    const bar = progress(`score ${config}`, bench.queries.length, { quiet: options.quiet });
+    for (const [qi, query] of bench.queries.entries()) {
+      const row = m.scores.subarray(qi * nd, (qi + 1) * nd);
+      let out;
+      try {
+        out = evaluateQuery(config, query, row, ctx, ks);
+      } catch (e) {
+        throw new Error(`${config}: query ${query.query_id}: ${(e as Error).message}`);
+      }
+      for (const r of out.rankings) rankings.push(r);
+      for (const r of out.perQuery) perQuery.push(r);
+      bar.tick();
+    }
+    const t2 = performance.now();
+    bar.done(`${m.kind}, ${m.similarity}`);
+    similarities[config] = m.similarity;
+    result.configs.push({
+      config,
+      kind: m.kind,
+      similarity: m.similarity,
+      queries: bench.queries.length,
+      docs: nd,
+      scoreSeconds: (t1 - t0) / 1000,
+      rankSeconds: (t2 - t1) / 1000,
+    });
+  }
+  const metadata = {
+    tie_break:
+      `score desc, then fmix32(fnv1a32(query_id) ^ fnv1a32(corpus_id)*0x9E3779B1) asc, then corpus_id asc; seed ${TIE_SEED}`,
+    depth: String(RANKINGS_DEPTH),
+    ks: JSON.stringify(ks),
+    similarity: JSON.stringify(similarities),
+  };
+  result.rankings = await writeTable("rankings", rankings, RANKINGS, { metadata });
+  result.perQuery = await writeTable("per_query", perQuery, PER_QUERY, { metadata });
+  return result;
+}
+
+/** Path of the rankings table. */
+export const rankingsPath = (): string => tablePath("rankings");

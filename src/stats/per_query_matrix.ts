@@ -1,0 +1,129 @@
+import { readTable } from "../io/arrow_table.ts";
+
+/** The order metrics are reported in; others follow alphabetically. */
+export const METRIC_ORDER = [
+  "exec",
+  "precision",
+  "ndcg",
+  "gap",
+  "expected_exec",
+  "top_tie",
+  "mrr",
+  "canonical_rank",
+  "miss_own_distractor",
+  "below_distractor",
+  "margin",
+];
+
+/** per_query reshaped for the statistics: one query-major value array per config. */
+export interface PerQueryMatrix {
+  configs: string[];
+  queryIds: string[];
+  source: string[];
+  domain: string[];
+  /** The (metric, k) series, in report order. */
+  series: { metric: string; k: number }[];
+  /** `values.get(config)[s * n + i]`: series s of query i (NaN when not defined). */
+  values: Map<string, Float64Array>;
+}
+
+/**
+ * Read `per_query.arrow` column-wise into {@link PerQueryMatrix}. Every config
+ * must cover the same queries (one-line error naming the file, config and
+ * query otherwise); a (metric, k) a config lacks for a query is NaN.
+ */
+export async function readPerQueryMatrix(
+  path: string,
+  ks?: readonly number[],
+): Promise<PerQueryMatrix> {
+  const table = await readTable(path);
+  const col = <T>(name: string): T[] => {
+    const c = table.getChild(name);
+    if (!c) throw new Error(`${path}: no column "${name}"`);
+    return Array.from(c as Iterable<T>);
+  };
+  return perQueryMatrix(
+    {
+      config: col<string>("config"),
+      query_id: col<string>("query_id"),
+      source: col<string>("source"),
+      domain: col<string>("domain"),
+      metric: col<string>("metric"),
+      k: col<number>("k"),
+      value: col<number>("value"),
+    },
+    path,
+    ks,
+  );
+}
+
+/** Columns of per_query (as read, or built by tests). */
+export interface PerQueryColumns {
+  config: string[];
+  query_id: string[];
+  source: string[];
+  domain: string[];
+  metric: string[];
+  k: number[];
+  value: number[];
+}
+
+/** Reshape per_query columns; see {@link readPerQueryMatrix}. */
+export function perQueryMatrix(
+  t: PerQueryColumns,
+  where = "per_query",
+  ks?: readonly number[],
+): PerQueryMatrix {
+  const rows = t.config.length;
+  const keep = (k: number) => k === 0 || !ks || ks.includes(k);
+  const queryIndex = new Map<string, number>();
+  const queryIds: string[] = [], source: string[] = [], domain: string[] = [];
+  const configSet = new Set<string>(),
+    seriesKeys = new Map<string, { metric: string; k: number }>();
+  for (let r = 0; r < rows; r++) {
+    configSet.add(t.config[r]);
+    if (!queryIndex.has(t.query_id[r])) {
+      queryIndex.set(t.query_id[r], queryIds.length);
+      queryIds.push(t.query_id[r]);
+      source.push(t.source[r]);
+      domain.push(t.domain[r]);
+    }
+    if (keep(t.k[r])) {
+      seriesKeys.set(`${t.metric[r]}@${t.k[r]}`, { metric: t.metric[r], k: t.k[r] });
+    }
+  }
+  const rankOf = (m: string) => {
+    const i = METRIC_ORDER.indexOf(m);
+    return i < 0 ? METRIC_ORDER.length : i;
+  };
+  const series = [...seriesKeys.values()].sort((a, b) =>
+    rankOf(a.metric) - rankOf(b.metric) ||
+    (a.metric < b.metric ? -1 : a.metric > b.metric ? 1 : 0) ||
+    a.k - b.k
+  );
+  const seriesIndex = new Map(series.map((s, i) => [`${s.metric}@${s.k}`, i]));
+  const configs = [...configSet].sort();
+  const n = queryIds.length, S = series.length;
+  const values = new Map(configs.map((c) => [c, new Float64Array(S * n).fill(NaN)]));
+  const seen = new Map(configs.map((c) => [c, new Uint8Array(n)]));
+  for (let r = 0; r < rows; r++) {
+    const q = queryIndex.get(t.query_id[r])!;
+    seen.get(t.config[r])![q] = 1;
+    if (!keep(t.k[r])) continue;
+    const s = seriesIndex.get(`${t.metric[r]}@${t.k[r]}`)!;
+    const v = values.get(t.config[r])!;
+    if (!Number.isNaN(v[s * n + q])) {
+      throw new Error(
+        `${where}: ${t.config[r]} has two ${t.metric[r]}@${t.k[r]} values for ${t.query_id[r]}`,
+      );
+    }
+    v[s * n + q] = t.value[r] ?? NaN;
+  }
+  for (const c of configs) {
+    const missing = seen.get(c)!.indexOf(0);
+    if (missing >= 0) {
+      throw new Error(`${where}: config ${c} has no rows for query ${queryIds[missing]}`);
+    }
+  }
+  return { configs, queryIds, source, domain, series, values };
+}

@@ -122,7 +122,7 @@ async function embedConfig(
     key: vectorKey(digests[it.role], textToSend(inv, it.text, it.role)),
   }));
   const cache = await openVectorCache(inv.name);
-  // Distinct texts still to embed, per role, in first-seen order.
+  // Distinct texts still to embed, per role.
   const todo: Record<Role, (Item & { length: number })[]> = { query: [], document: [] };
   const queued = new Set<string>();
   for (const it of items) {

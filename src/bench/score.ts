@@ -1,6 +1,173 @@
-import { UserError } from "../cli/command.ts";
+import { parseFlags, positiveInt, printJson } from "../cli/command.ts";
+import {
+  defaultThreads,
+  dotScores,
+  dotScoresParallel,
+  relaxedSimdAvailable,
+} from "../score/dot_kernel.ts";
+import { rankQuery } from "../score/rank_query.ts";
+import { fnv1a32 } from "../score/tie_break.ts";
+import { xoshiro128ss } from "../stats/rng.ts";
 
-/** `execret bench score`: not implemented yet. */
-export function benchScore(_args: string[]): Promise<number> {
-  return Promise.reject(new UserError("bench score is not implemented yet"));
+/**
+ * numpy's float32 matrix product on the same shapes, best of `repeats`, in a
+ * child python3. OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are removed from its
+ * environment (set on this machine, they slow OpenBLAS down); the BLAS it
+ * used is reported by threadpoolctl when installed, else by OpenBLAS itself.
+ */
+const NUMPY_SCRIPT = `
+import json, sys, time, glob, os, ctypes
+import numpy as np
+nq, nd, dims, repeats = (int(a) for a in sys.argv[1:5])
+rng = np.random.default_rng(20260510)
+q = rng.random((nq, dims), dtype=np.float32) - 0.5
+d = rng.random((nd, dims), dtype=np.float32) - 0.5
+(q[:64] @ d[:64].T)
+best = float("inf")
+for _ in range(repeats):
+    t = time.perf_counter(); s = q @ d.T; best = min(best, time.perf_counter() - t)
+blas = {}
+try:
+    from threadpoolctl import threadpool_info
+    blas = {"source": "threadpoolctl", "info": threadpool_info()}
+except ImportError:
+    libs = glob.glob(os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs", "*openblas*.so*"))
+    if libs:
+        lib = ctypes.CDLL(libs[0])
+        for prefix in ("scipy_openblas_", "openblas_"):
+            for suffix in ("64_", ""):
+                f = getattr(lib, prefix + "get_corename" + suffix, None)
+                n = getattr(lib, prefix + "get_num_threads" + suffix, None)
+                if f and n:
+                    f.restype = ctypes.c_char_p
+                    blas = {"source": "openblas (threadpoolctl not installed)", "corename": f().decode(), "threads": n()}
+                    break
+            if blas: break
+print(json.dumps({"seconds": best, "numpy": np.__version__, "blas": blas}))
+`;
+
+async function numpyTime(nq: number, nd: number, dims: number, repeats: number) {
+  const env = Deno.env.toObject();
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  const out = await new Deno.Command("python3", {
+    args: ["-c", NUMPY_SCRIPT, String(nq), String(nd), String(dims), String(repeats)],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    return { error: new TextDecoder().decode(out.stderr).trim().split("\n").pop() ?? "failed" };
+  }
+  return JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    seconds: number;
+    numpy: string;
+    blas: Record<string, unknown>;
+  };
 }
+
+function random(n: number, seed: number): Float32Array {
+  const next = xoshiro128ss(seed);
+  return Float32Array.from({ length: n }, () => next() / 4294967296 - 0.5);
+}
+
+async function best(repeats: number, fn: () => unknown | Promise<unknown>): Promise<number> {
+  let b = Infinity;
+  for (let i = 0; i < repeats; i++) {
+    const t = performance.now();
+    await fn();
+    b = Math.min(b, (performance.now() - t) / 1000);
+  }
+  return b;
+}
+
+/**
+ * `execret bench score [--queries 1000] [--docs 5000] [--dims 4096]
+ * [--threads N] [--repeats 2]`: the similarity kernel (1 thread, N threads,
+ * and N threads with relaxed SIMD) against numpy's float32 `q @ d.T` on the
+ * same shapes in the same run, plus the ranking pass over the resulting
+ * scores. Prints both times and the ratio.
+ */
+export async function benchScore(args: string[]): Promise<number> {
+  const { values: f } = parseFlags(args, {
+    queries: { type: "string" },
+    docs: { type: "string" },
+    dims: { type: "string" },
+    threads: { type: "string" },
+    repeats: { type: "string" },
+  });
+  const nq = positiveInt("queries", f.queries, 1000);
+  const nd = positiveInt("docs", f.docs, 5000);
+  const dims = positiveInt("dims", f.dims, 4096);
+  const threads = positiveInt("threads", f.threads, defaultThreads());
+  const repeats = positiveInt("repeats", f.repeats, 2);
+  const gflop = (2 * nq * nd * dims) / 1e9;
+  const q = random(nq * dims, 1), d = random(nd * dims, 2);
+  const kernel1 = await best(repeats, () => dotScores(q, d, nq, nd, dims));
+  let scores: Float32Array = new Float32Array(0);
+  const kernelN = await best(repeats, async () => {
+    scores = await dotScoresParallel(q, d, nq, nd, dims, { threads });
+  });
+  const relaxed = relaxedSimdAvailable()
+    ? await best(repeats, () => dotScoresParallel(q, d, nq, nd, dims, { threads, relaxed: true }))
+    : null;
+  const ids = Array.from({ length: nd }, (_, i) => `doc${i}`);
+  const pool = { ids, hashes: Uint32Array.from(ids, (id) => fnv1a32(id)) };
+  const rank = await best(1, () => {
+    for (let i = 0; i < nq; i++) rankQuery(scores.subarray(i * nd, (i + 1) * nd), pool, i, 10);
+  });
+  const np = await numpyTime(nq, nd, dims, repeats);
+  const npSeconds = "seconds" in np ? np.seconds : null;
+  const result = {
+    shape: { queries: nq, docs: nd, dims, gflop: Number(gflop.toFixed(2)) },
+    kernel_1_thread_s: round(kernel1),
+    kernel_threads: threads,
+    kernel_threads_s: round(kernelN),
+    kernel_relaxed_threads_s: relaxed === null ? null : round(relaxed),
+    rank_top10_s: round(rank),
+    numpy_s: npSeconds === null ? null : round(npSeconds),
+    numpy: np,
+    ratio_kernel_to_numpy: npSeconds === null ? null : round(kernelN / npSeconds),
+    ratio_relaxed_to_numpy: npSeconds === null || relaxed === null
+      ? null
+      : round(relaxed / npSeconds),
+    load_average: Deno.loadavg(),
+  };
+  if (f.json) printJson(result);
+  else {
+    const gf = (s: number) => `${(gflop / s).toFixed(1)} GFLOP/s`;
+    console.log(
+      `bench score: ${nq} queries × ${nd} docs × ${dims} dims (${result.shape.gflop} GFLOP)`,
+    );
+    console.log(`  wasm simd kernel, 1 thread:        ${kernel1.toFixed(3)} s (${gf(kernel1)})`);
+    console.log(
+      `  wasm simd kernel, ${threads} threads:       ${kernelN.toFixed(3)} s (${gf(kernelN)})`,
+    );
+    if (relaxed !== null) {
+      console.log(
+        `  relaxed-simd fma, ${threads} threads:       ${relaxed.toFixed(3)} s (${gf(relaxed)})`,
+      );
+    }
+    console.log(`  ranking (top 10 + ties), ${nq} queries: ${rank.toFixed(3)} s`);
+    if (npSeconds !== null) {
+      console.log(
+        `  numpy ${(np as { numpy: string }).numpy} float32 q @ d.T:  ${npSeconds.toFixed(3)} s (${
+          gf(npSeconds)
+        })`,
+      );
+      console.log(`  BLAS: ${JSON.stringify((np as { blas: unknown }).blas)}`);
+      console.log(
+        `  ratio kernel/numpy: ${result.ratio_kernel_to_numpy}× (relaxed: ${result.ratio_relaxed_to_numpy}×)`,
+      );
+    } else console.log(`  numpy: unavailable (${(np as { error: string }).error})`);
+    console.log(
+      `  load average: ${
+        result.load_average.map((x) => x.toFixed(2)).join(" ")
+      } (shared machine: noisy)`,
+    );
+  }
+  return 0;
+}
+
+const round = (x: number) => Number(x.toFixed(4));

@@ -9,11 +9,22 @@
  */
 const outputDir = Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
 
+/** Pages owned by other stages, listed only when present in this checkout. */
+function optionalPages(): { name: string; path: string }[] {
+  try {
+    Deno.statSync("docs/audit.md"); // written for `execret import-release`
+    return [{ name: "Release audit", path: "/audit" }];
+  } catch {
+    return [];
+  }
+}
+
 export default {
   title: "ExecRetrieval Kit",
   root: "docs",
   output: outputDir,
   pages: [
+    { name: "Overview", path: "/" },
     { name: "Benchmark", path: "/benchmark" },
     { name: "Leaderboard", path: "/leaderboard" },
     { name: "Functional gap", path: "/gap" },
@@ -21,6 +32,7 @@ export default {
     { name: "Explorer", path: "/explorer" },
     { name: "SQL", path: "/sql" },
     { name: "Methods", path: "/methods" },
+    ...optionalPages(),
   ],
   // Data loaders are Deno programs; they read the run's tables (EXECRET_OUT
   // or out/) and may compute a missing one through the pipeline, which is why
@@ -29,5 +41,7 @@ export default {
   duckdb: { extensions: { json: null, parquet: null } },
   globalStylesheets: [],
   search: false,
+  // An empty icon, so browsers do not request /favicon.ico (a 404 in every test).
+  head: '<link rel="icon" href="data:,">',
   footer: "ExecRetrieval Kit — every number on these pages is read from this run's tables.",
 };

@@ -14,13 +14,16 @@
  * The data loaders run as child processes with their own permissions (see
  * `interpreters` in observablehq.config.ts).
  *
- * Usage: deno run -A scripts/build_site.ts [--root docs] [--config observablehq.config.ts]
+ * Usage: deno run -A scripts/build_site.ts [--root docs] [--config observablehq.config.ts] [--preview]
  * (`--root` must match the config's `root`; it names the cache to fill.)
  * Environment: EXECRET_OUT (tables to show), EXECRET_SITE_OUT (output folder, default out/site).
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fillFrameworkCache } from "./fill_framework_cache.ts";
+
+/** Framework as pinned in deno.json. */
+const FRAMEWORK = "npm:@observablehq/framework@1.13.4";
 
 /** Cache folders that are inputs (npm, DuckDB), not loader outputs. */
 const KEEP = new Set(["_npm", "_duckdb", "_jsr", "_node"]);
@@ -65,19 +68,37 @@ export const GUARDED_PERMISSIONS = [
   "--no-prompt",
 ];
 
-/** Build the site; resolves to Framework's exit code. */
+/** Options of {@link buildSite}. */
+export interface BuildOptions {
+  /** Framework root whose cache to fill and clear; must match the config's `root` (default docs). */
+  root?: string;
+  /** Config file (default observablehq.config.ts). */
+  config?: string;
+  /** Extra environment for Framework and its loaders, e.g. EXECRET_OUT, EXECRET_SITE_OUT. */
+  env?: Record<string, string>;
+  /** Capture Framework's output instead of printing it. */
+  quiet?: boolean;
+}
+
+/** Build the site; resolves to Framework's exit code (and its output when quiet). */
 export async function buildSite(
-  options: { root?: string; config?: string; quiet?: boolean } = {},
+  options: BuildOptions = {},
 ): Promise<{ code: number; output: string }> {
   const root = options.root ?? "docs";
+  // Telemetry off: Framework would otherwise post usage events (a network request).
+  const env: Record<string, string> = {
+    ...options.env,
+    NO_COLOR: "1",
+    OBSERVABLE_TELEMETRY_DISABLE: "true",
+  };
   await fillFrameworkCache(root, { quiet: options.quiet });
   await clearLoaderCache(root);
-  await clearOutput(Deno.env.get("EXECRET_SITE_OUT") ?? "out/site");
+  await clearOutput(env.EXECRET_SITE_OUT ?? Deno.env.get("EXECRET_SITE_OUT") ?? "out/site");
   const args = [
     "run",
     ...GUARDED_PERMISSIONS,
     "--cached-only",
-    "npm:@observablehq/framework@1.13.4",
+    FRAMEWORK,
     "build",
     // An explicit config is imported by Deno directly (the default lookup
     // would load tsx to compile it).
@@ -88,7 +109,7 @@ export async function buildSite(
     args,
     stdout: options.quiet ? "piped" : "inherit",
     stderr: options.quiet ? "piped" : "inherit",
-    env: { NO_COLOR: "1", OBSERVABLE_TELEMETRY_DISABLE: "true" },
+    env,
   });
   if (!options.quiet) return { code: (await command.spawn().status).code, output: "" };
   const { code, stdout, stderr } = await command.output();
@@ -96,11 +117,36 @@ export async function buildSite(
   return { code, output: decode(stdout) + decode(stderr) };
 }
 
+/**
+ * `make preview`: Framework's live preview server over the same filled cache
+ * (preview needs plain -A: with the network denied it stops on a permission
+ * check), after dropping stale loader outputs.
+ */
+export async function preview(root = "docs", config = "observablehq.config.ts"): Promise<number> {
+  await fillFrameworkCache(root);
+  await clearLoaderCache(root);
+  const args = [
+    "run",
+    "-A",
+    "--cached-only",
+    FRAMEWORK,
+    "preview",
+    "--config",
+    config,
+    "--no-open",
+  ];
+  const env = { OBSERVABLE_TELEMETRY_DISABLE: "true" }; // Framework's telemetry posts usage events
+  return (await new Deno.Command(Deno.execPath(), { args, env }).spawn().status).code;
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
-    options: { root: { type: "string" }, config: { type: "string" } },
+    options: { root: { type: "string" }, config: { type: "string" }, preview: { type: "boolean" } },
   });
+  if (values.preview) {
+    Deno.exit(await preview(values.root, values.config));
+  }
   const { code } = await buildSite({ root: values.root, config: values.config });
   Deno.exit(code);
 }

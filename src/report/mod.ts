@@ -8,3 +8,4 @@ export * from "./diff.ts";
 export * from "./queries.ts";
 export * from "./examples.ts";
 export * from "./pivot.ts";
+export * from "./rows.ts";

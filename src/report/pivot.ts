@@ -93,3 +93,35 @@ export function pairMatrix(rows: Iterable<PairRow>): MatrixCell[] {
   }
   return cells;
 }
+
+/** A snippet's rank and score under every config, for the explorer. */
+export interface ScoreRow {
+  config: string;
+  corpus_id: string;
+  rank: number;
+  score: number;
+}
+
+/**
+ * One line per snippet (in the given order) with a `<config>` column per
+ * config holding "#rank (score)", or "> 10" when the snippet is not in that
+ * config's rankings for the query (below the top 10).
+ */
+export function snippetScoreGrid(
+  snippets: readonly { corpus_id: string; label: string; bug_type: string | null }[],
+  scores: readonly ScoreRow[],
+  format: (x: number) => string = (x) => x.toFixed(3),
+): Record<string, string>[] {
+  const configs = [...new Set(scores.map((s) => s.config))];
+  return snippets.map((s) => {
+    const line: Record<string, string> = {
+      snippet: s.corpus_id,
+      kind: s.label === "correct" ? "canonical" : s.bug_type ?? "distractor",
+    };
+    for (const c of configs) {
+      const r = scores.find((x) => x.config === c && x.corpus_id === s.corpus_id);
+      line[c] = r ? `#${r.rank} (${format(r.score)})` : "> 10";
+    }
+    return line;
+  });
+}

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { pairMatrix, pivotLeaderboard } from "./pivot.ts";
+import { pairMatrix, pivotLeaderboard, snippetScoreGrid } from "./pivot.ts";
 
 Deno.test("pivotLeaderboard makes one line per config, best exec first", () => {
   const row = (config: string, metric: string, value: number) => ({
@@ -54,4 +54,22 @@ Deno.test("pairMatrix without a test uses the interval", () => {
   const base = { config_a: "a", config_b: "b", delta: 0.1, p_holm: null, p_mcnemar: null };
   assertEquals(pairMatrix([{ ...base, ci_low: -0.1, ci_high: 0.3 }])[0].significant, false);
   assertEquals(pairMatrix([{ ...base, ci_low: 0.05, ci_high: 0.3 }])[0].significant, true);
+});
+
+Deno.test("snippetScoreGrid shows rank and score per config, '> 10' when unranked", () => {
+  const grid = snippetScoreGrid(
+    [
+      { corpus_id: "t#c", label: "correct", bug_type: null },
+      { corpus_id: "t#m0", label: "incorrect", bug_type: "off_by_one" },
+    ],
+    [
+      { config: "bm25", corpus_id: "t#m0", rank: 1, score: 0.9 },
+      { config: "bm25", corpus_id: "t#c", rank: 2, score: 0.8 },
+      { config: "use", corpus_id: "t#c", rank: 1, score: 0.75 },
+    ],
+  );
+  assertEquals(grid, [
+    { snippet: "t#c", kind: "canonical", bm25: "#2 (0.800)", use: "#1 (0.750)" },
+    { snippet: "t#m0", kind: "off_by_one", bm25: "#1 (0.900)", use: "> 10" },
+  ]);
 });

@@ -131,7 +131,7 @@ export const PAIRWISE_KEYS_SQL = `SELECT DISTINCT metric, k FROM pairwise ORDER 
 
 /** Queries and distractors per source and domain. */
 export const DATASET_SQL = `
-SELECT source, domain, count(*) AS queries, sum(len(distractor_ids)) AS distractors
+SELECT source, domain, count(*) AS queries, CAST(sum(len(distractor_ids)) AS INTEGER) AS distractors
 FROM queries GROUP BY source, domain ORDER BY source, domain`;
 
 /** Distractors per bug type and source. */

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { readRows } from "../io/arrow_table.ts";
 import { openRunDatabase, runSql } from "../sql/run_database.ts";
-import { makeFixtureRun } from "../../test/fixtures/run/make_fixture_run.ts";
+import { makeFixtureRunInProcess } from "../../test/fixtures/run/fixture_process.ts";
 import { EXAMPLE_QUERIES } from "./examples.ts";
 import * as Q from "./queries.ts";
 
@@ -19,7 +19,7 @@ interface Ranked {
 
 Deno.test("report SQL agrees with the fixture tables", async (t) => {
   const out = await Deno.makeTempDir({ prefix: "execret-report-sql-" });
-  await makeFixtureRun(out);
+  await makeFixtureRunInProcess(out);
   const db = await openRunDatabase(join(out, "parquet"));
   const rankings = await readRows<Ranked>(join(out, "tables", "rankings.arrow"));
   try {

@@ -1,0 +1,2 @@
+import { streamTable } from "../../loaders/table_stream.ts";
+await streamTable("tasks");

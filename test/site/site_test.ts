@@ -1,0 +1,268 @@
+/**
+ * The report site, end to end: build it over the fixture run (network denied,
+ * as `make site` does), serve it on loopback, open every page in headless
+ * Debian Chromium and check that it shows exactly the numbers in the
+ * fixture's tables, that its inputs work, and that it makes no request
+ * outside the site and logs no error.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { readRows } from "../../src/io/arrow_table.ts";
+import { sha256Hex } from "../../src/io/hash.ts";
+import { launchChromium } from "../../src/report/browser.ts";
+import { lineDiff } from "../../src/report/diff.ts";
+import { fmt, fmtCI, fmtP, fmtPct } from "../../src/report/format.ts";
+import { serveSite } from "../../src/report/static_server.ts";
+import { buildSite } from "../../scripts/build_site.ts";
+import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
+
+type Row = Record<string, unknown>;
+const WAIT = { timeout: 30_000 };
+
+/** Cell texts of the first Inputs.table inside `scope` (header row excluded). */
+async function tableRows(page: Page, scope: string): Promise<string[][]> {
+  await page.locator(`${scope} table tbody tr`).first().waitFor(WAIT);
+  return await page.locator(`${scope} table tbody tr`).evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("td")].slice(1).map((td) => td.textContent!.trim()))
+  );
+}
+
+Deno.test({
+  name: "report site renders the fixture run's numbers offline",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const tmp = await Deno.makeTempDir({ prefix: "execret-site-" });
+    const out = join(tmp, "run");
+    const siteDir = join(tmp, "site");
+    await makeFixtureRunInProcess(out);
+    const built = await buildSite({
+      quiet: true,
+      env: { EXECRET_OUT: out, EXECRET_SITE_OUT: siteDir },
+    });
+    assertEquals(built.code, 0, built.output.slice(-3000));
+
+    const tables = async <T = Row>(name: string) =>
+      await readRows<T>(join(out, "tables", `${name}.arrow`));
+    const metrics = await tables("metrics");
+    const rankings = await tables("rankings");
+    const queries = await tables("queries");
+    const corpus = await tables("corpus");
+    const pairwise = await tables("pairwise");
+    const rejects = await tables("rejects");
+    const manifestBytes = await Deno.readFile(join(out, "manifest.json"));
+
+    const server = serveSite(siteDir);
+    const browser = await launchChromium();
+    const problems: string[] = [];
+    const requests: string[] = [];
+    const local = (url: string) =>
+      url.startsWith(server.url + "/") || url.startsWith(`blob:${server.url}/`) ||
+      url.startsWith("data:");
+    const open = async (path: string): Promise<Page> => {
+      const page = await browser.newPage();
+      page.on("console", (m) => {
+        if (m.type() === "error") problems.push(`${path}: console error: ${m.text()}`);
+      });
+      page.on("pageerror", (e) => problems.push(`${path}: page error: ${e.message}`));
+      page.on("request", (r) => {
+        requests.push(r.url());
+        if (!local(r.url())) problems.push(`${path}: external request ${r.url()}`);
+      });
+      page.on("requestfailed", (r) => problems.push(`${path}: failed request ${r.url()}`));
+      page.on("response", (r) => {
+        if (r.status() >= 400) problems.push(`${path}: HTTP ${r.status()} ${r.url()}`);
+      });
+      await page.goto(server.url + path);
+      return page;
+    };
+    const noCellErrors = async (page: Page, path: string) => {
+      for (const e of await page.locator(".observablehq--error").all()) {
+        problems.push(`${path}: cell error: ${await e.innerText()}`);
+      }
+    };
+
+    try {
+      await t.step("overview shows the best exec@1 config and its headline numbers", async () => {
+        const page = await open("/");
+        const exec = (k: number) => metrics.filter((m) => m.metric === "exec" && m.k === k);
+        const best = exec(1).sort((a, b) =>
+          (b.value as number) - (a.value as number) ||
+          String(a.config).localeCompare(String(b.config))
+        )[0];
+        const top = exec(10).find((m) => m.config === best.config)!;
+        const card = (id: string) => page.locator(`[data-testid=${id}] .big`);
+        await card("best-config").waitFor(WAIT);
+        assertEquals(await card("best-config").innerText(), best.config);
+        assertEquals(await card("best-exec1").innerText(), fmt(best.value as number));
+        assertEquals(await card("best-exec-top").innerText(), fmt(top.value as number));
+        const first = rankings.filter((r) => r.config === best.config && r.rank === 1);
+        const misses = first.filter((r) => !(r.label === "correct" && r.own_task));
+        const own = misses.filter((r) => r.label === "incorrect" && r.own_task);
+        assertEquals(await card("own-share").innerText(), fmtPct(own.length / misses.length));
+        assertEquals(
+          await page.locator("[data-testid=manifest-sha]").innerText(),
+          sha256Hex(manifestBytes),
+        );
+        await noCellErrors(page, "/");
+        await page.close();
+      });
+
+      await t.step(
+        "leaderboard shows every config's metrics with intervals, and k drives it",
+        async () => {
+          const page = await open("/leaderboard");
+          for (const k of [1, 3]) {
+            if (k !== 1) {
+              await page.locator("form select").first().selectOption({ label: String(k) });
+            }
+            await page.locator(`[data-testid=leaderboard] th:has-text("exec@${k}")`).waitFor(WAIT);
+            const rows = await tableRows(page, "[data-testid=leaderboard]");
+            const configs = [...new Set(metrics.map((m) => m.config as string))];
+            assertEquals(rows.length, configs.length);
+            for (const row of rows) {
+              const [config, ...cells] = row;
+              const expected = ["exec", "precision", "ndcg", "gap"].map((metric) => {
+                const m = metrics.find((x) =>
+                  x.config === config && x.metric === metric && x.k === k
+                )!;
+                return fmtCI(m.value as number, m.ci_low as number, m.ci_high as number);
+              });
+              assertEquals(cells, expected, `${config} at k=${k}`);
+            }
+          }
+          ok(await page.locator(".vl-figure svg").count() >= 1, "exec@k curve drawn");
+          await noCellErrors(page, "/leaderboard");
+          await page.close();
+        },
+      );
+
+      await t.step("benchmark lists the dataset, validation gates and every reject", async () => {
+        const page = await open("/benchmark");
+        const dataset = await tableRows(page, "[data-testid=dataset]");
+        const pairs = new Set(queries.map((q) => `${q.source}/${q.domain}`));
+        assertEquals(dataset.length, pairs.size);
+        assertEquals(
+          dataset.reduce((s, r) => s + Number(r[3]), 0),
+          corpus.filter((c) => c.label === "incorrect").length,
+        );
+        const shown = await tableRows(page, "[data-testid=rejects]");
+        assertEquals(shown.map((r) => r[2]).sort(), rejects.map((r) => r.locator as string).sort());
+        await page.locator("[data-testid=validation] table").waitFor(WAIT);
+        await noCellErrors(page, "/benchmark");
+        await page.close();
+      });
+
+      await t.step("functional gap draws its four figures", async () => {
+        const page = await open("/gap");
+        await page.locator(".vl-figure svg").nth(1).waitFor(WAIT);
+        // Two Plot figures (ranks, margins) and two Vega-Lite ones (fool rate, misses).
+        ok(await page.locator("main svg[class^=plot]").count() >= 2, "Plot figures");
+        assertEquals(await page.locator(".vl-figure svg").count(), 2);
+        const causes = await tableRows(page, "[data-testid=misses]");
+        const missCount = rankings.filter((r) =>
+          r.rank === 1 && !(r.label === "correct" && r.own_task)
+        ).length;
+        assertEquals(causes.reduce((s, r) => s + Number(r[2]), 0), missCount);
+        await noCellErrors(page, "/gap");
+        await page.close();
+      });
+
+      await t.step("significance shows Holm-adjusted McNemar p for exec@1", async () => {
+        const page = await open("/significance");
+        const rows = await tableRows(page, "[data-testid=pairwise]");
+        const expected = pairwise.filter((p) => p.metric === "exec" && p.k === 1);
+        assertEquals(rows.length, expected.length);
+        for (const row of rows) {
+          const p = expected.find((e) => e.config_a === row[0] && e.config_b === row[1])!;
+          assertEquals(row[7], fmtP(p.p_mcnemar as number));
+          ok(row[8].startsWith(fmtP(p.p_holm as number)), `${row[8]} vs ${p.p_holm}`);
+        }
+        await noCellErrors(page, "/significance");
+        await page.close();
+      });
+
+      await t.step("explorer shows the chosen query's edits as diffs", async () => {
+        const page = await open("/explorer");
+        const chosen = "mbpp/93";
+        // Search narrows the picker to the one query, which it then shows.
+        await page.locator("input[type=search]").waitFor(WAIT);
+        await page.locator("input[type=search]").fill(chosen);
+        await page.locator(`[data-testid=query-card]:has-text("${chosen}")`).waitFor(WAIT);
+        const task = corpus.filter((c) => c.task_id === chosen);
+        const distractors = task.filter((c) => c.label === "incorrect");
+        ok(distractors.length >= 2);
+        for (const d of distractors) {
+          const section = page.locator(`section.snippet[data-corpus-id="${d.corpus_id}"]`);
+          await section.waitFor(WAIT);
+          const del = await section.locator(".diff-del").innerText();
+          const add = await section.locator(".diff-add").innerText();
+          assertEquals(del, `- ${d.before}`);
+          assertEquals(add, `+ ${d.after}`);
+          const changed = lineDiff(d.before as string, d.after as string).after.find((p) =>
+            p.changed
+          )!;
+          assertEquals(await section.locator(".diff-add mark").innerText(), changed.text);
+        }
+        const grid = await tableRows(page, "[data-testid=scores]");
+        assertEquals(grid.map((r) => r[0]).sort(), task.map((c) => c.corpus_id as string).sort());
+        await noCellErrors(page, "/explorer");
+        await page.close();
+      });
+
+      await t.step("SQL console runs a typed query and the examples", async () => {
+        const page = await open("/sql");
+        await page.locator("[data-testid=sql-result]").waitFor(WAIT);
+        const sql = "SELECT query_id FROM queries WHERE source = 'mbpp' ORDER BY query_id";
+        await page.locator("textarea").fill(sql);
+        await page.locator("form button[type=submit]").click();
+        const expected = queries.filter((q) => q.source === "mbpp").map((q) => q.query_id as string)
+          .sort();
+        await page.locator(`[data-testid=sql-count]:text-is("${expected.length} rows")`).waitFor(
+          WAIT,
+        );
+        assertEquals(
+          (await tableRows(page, "[data-testid=sql-result]")).map((r) => r[0]),
+          expected,
+        );
+
+        await page.locator('button[data-example="Distractors per bug type"]').click();
+        const bugTypes = new Set(
+          corpus.filter((c) => c.label === "incorrect").map((c) => c.bug_type),
+        );
+        await page.locator(`[data-testid=sql-count]:text-is("${bugTypes.size} rows")`).waitFor(
+          WAIT,
+        );
+
+        await page.locator("textarea").fill("SELECT nope FROM metrics");
+        await page.locator("form button[type=submit]").click();
+        ok((await page.locator("[data-testid=sql-error]").innerText()).includes("nope"));
+        await page.locator("[data-testid=schema] table").waitFor(WAIT);
+        await noCellErrors(page, "/sql");
+        await page.close();
+      });
+
+      await t.step("methods shows the invocation table and the run's timeout", async () => {
+        const page = await open("/methods");
+        const rows = await tableRows(page, "[data-testid=invocations]");
+        ok(rows.some((r) => r[0] === "bm25"));
+        const manifest = JSON.parse(new TextDecoder().decode(manifestBytes));
+        ok((await page.locator("[data-testid=timeout]").innerText()).startsWith(
+          `${manifest.profile.timeout_ms} ms`,
+        ));
+        await noCellErrors(page, "/methods");
+        await page.close();
+      });
+
+      await t.step("no page logged an error or reached outside the site", () => {
+        ok(requests.length > 20, `only ${requests.length} requests recorded`);
+        assertEquals(problems, []);
+      });
+    } finally {
+      await browser.close();
+      await server.close();
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});

@@ -6,7 +6,7 @@ import type { TableSpec } from "../io/arrow_table.ts";
  * re-execution and mutation comparisons).
  */
 export const AUDIT: TableSpec = {
-  section: "utf8", // metrics | leaderboard | intervals | pairwise | executions | mutations
+  section: "utf8", // metrics | leaderboard | intervals | pairwise | executions | relevance | mutations
   subject: "utf8", // a model, a pair "A vs B", or "all"
   metric: "utf8", // released family: exec | precision | ndcg | exec_ndcg_gap | ...
   k: "int32", // 0 when the number has no cutoff
@@ -40,12 +40,20 @@ export interface AuditSummary {
   unchecked: number;
 }
 
-/** Count checked, matched, mismatched and unchecked rows. */
+/**
+ * Sections that compare rather than check: how many released distractors the
+ * kit's mutation engine reproduces is a finding about two generators, not a
+ * released number that must match, so its rows count in no total.
+ */
+export const COMPARISON_SECTIONS: ReadonlySet<string> = new Set(["mutations"]);
+
+/** Count checked, matched, mismatched and unchecked rows (comparison rows aside). */
 export function summarizeAudit(rows: readonly AuditRow[]): AuditSummary {
   let matched = 0;
   let mismatched = 0;
   let unchecked = 0;
   for (const r of rows) {
+    if (COMPARISON_SECTIONS.has(r.section)) continue;
     if (r.match === null) unchecked++;
     else if (r.match) matched++;
     else mismatched++;

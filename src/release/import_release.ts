@@ -15,6 +15,7 @@ import { detectTestsRule } from "./cache_keys.ts";
 import {
   AUDIT_MUTATIONS,
   compareMutants,
+  mutationAuditRows,
   type MutationSummaryRow,
   summarizeMutants,
 } from "./compare_mutants.ts";
@@ -132,6 +133,7 @@ export async function importRelease(
       await readReleaseDistractors(bundle.dir),
     );
     mutations = summarizeMutants(compared);
+    rows.push(...mutationAuditRows(mutations, releaseTablePath("audit_mutations")));
     await write(
       "audit_mutations",
       compared as unknown as Record<string, unknown>[],

@@ -143,11 +143,13 @@ export function offByOneEdits(ctx: SiteContext): ProposedEdit[] {
 function usedByLaterLoop(code: string, assign: Node, name: string): boolean {
   const statement = assign.parent;
   if (statement?.type !== "expression_statement") return false;
+  const escaped = name.replace(/[^\p{L}\p{N}_]/gu, "");
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "u");
   for (let next = statement.nextNamedSibling; next; next = next.nextNamedSibling) {
     if (next.type !== "while_statement" && next.type !== "for_statement") continue;
-    if (next.descendantsOfType("identifier").some((id) => id && textOf(code, id) === name)) {
-      return true;
-    }
+    // A word match on the loop's text (cheaper than walking its identifiers); a hit inside a
+    // string or comment only widens which initialisations count as counters.
+    if (word.test(textOf(code, next))) return true;
   }
   return false;
 }

@@ -1,0 +1,35 @@
+/**
+ * The mutation engine: mechanical single-edit buggy variants of a canonical.
+ *
+ * - {@link mutateCode} / {@link mutateCodeWith}: every syntactically valid
+ *   single-edit candidate of one canonical, for the paper's six bug types
+ *   (plus labelled extensions on request).
+ * - {@link selectionOrder}: the seeded, type-spreading order the oracle
+ *   receives candidates in.
+ * - {@link runMutateStage}: `tasks` → `mutants` (+ rejects).
+ * - {@link diffOneEdit} / {@link verifyMutant}: the integrity check that a
+ *   candidate is one edit of its canonical.
+ *
+ * @module
+ */
+export {
+  applyEdits,
+  type Candidate,
+  mutateCode,
+  mutateCodeWith,
+  type MutateOptions,
+  type MutateResult,
+  type RejectedEdit,
+} from "./mutate_code.ts";
+export { loadPythonParser, type PythonParser } from "./python_parser.ts";
+export { DEFAULT_SEED, seededKey, selectionOrder } from "./select.ts";
+export {
+  type MutantRow,
+  type MutateStageOptions,
+  type MutateStageResult,
+  mutateTasks,
+  runMutateStage,
+  type SourceCoverage,
+} from "./stage.ts";
+export { diffOneEdit, type OneEdit } from "./diff_one_edit.ts";
+export { type MutantRecord, verifyMutant } from "./verify_mutant.ts";

@@ -31,7 +31,9 @@ export async function runExport(options: ExportOptions): Promise<string[]> {
   const queries = await readRows<Q>(tablePath("queries"));
   if (options.trec) {
     await write(join(out, "trec", "qrels.txt"), trecQrels(queries));
-    const rows = await readRows<RunRow & { config: string }>(tablePath("rankings"));
+    const rows =
+      (await readRows<RunRow & { config: string; in_top: boolean }>(tablePath("rankings")))
+        .filter((r) => r.in_top);
     const byConfig = new Map<string, (RunRow & { config: string })[]>();
     for (const r of rows) {
       let list = byConfig.get(r.config);

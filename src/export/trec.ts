@@ -2,12 +2,14 @@
  * TREC run and qrels files, so trec_eval and ranx users can check every
  * number of the metrics table themselves.
  *
- * Run lines: `query_id Q0 corpus_id rank score run_name`. trec_eval orders a
- * run by score (not by the rank column) and breaks ties its own way, so the
- * score column holds `1000 - rank` — strictly decreasing in our tie-broken
- * rank — and the similarity stays in rankings.arrow. Each query lists its top
- * 10 and, when lower, the canonical at its true rank, so `P.k`, `ndcg_cut.k`
- * (k ≤ 10) and `recip_rank` (MRR of the canonical) all match.
+ * Run lines: `query_id Q0 corpus_id rank score run_name`, the top 10 of each
+ * query from rankings.arrow (the canonical's own row below 10 is left out:
+ * trec_eval reads a run by position, so a gap in ranks would be misread).
+ * trec_eval orders a run by score, not by the rank column, and breaks ties
+ * its own way, so the score column holds `1000 - rank` — strictly decreasing
+ * in our tie-broken rank — and the similarity stays in rankings.arrow. Then
+ * `P.k`, `ndcg_cut.k`, `success.k` (exec@k) and `recip_rank` (our mrr at
+ * k = 10) match metrics.arrow for k ≤ 10.
  * Qrels lines: `query_id 0 corpus_id relevance`, 1 for correct ids, 0 for the
  * query's distractors.
  */

@@ -64,8 +64,9 @@ export function poolContext(docs: readonly PoolDoc[]): PoolContext {
  * correct id (there is one correct id per query in the paper's benchmark).
  *
  * Per-query metrics (k = 0 when there is no cutoff): exec, precision, ndcg,
- * gap at each k; expected_exec (k = 1, tie-aware); top_tie (k = 1, the top
- * score is shared); mrr and canonical_rank; miss_own_distractor (k = 1, only
+ * gap and mrr (reciprocal rank cut at k, as trec_eval's recip_rank on a
+ * depth-k run) at each k; expected_exec (k = 1, tie-aware); top_tie (k = 1, the top
+ * score is shared); mrr (k = 0: uncut) and canonical_rank; miss_own_distractor (k = 1, only
  * on a rank-1 miss: 1 when the winner is one of the query's own distractors, 0
  * when it is another task's code); and, for queries with distractors,
  * below_distractor, margin and `outrank:<bug_type>` (the share of the
@@ -131,6 +132,7 @@ export function evaluateQuery(
     put("precision", k, precision_at_k(relevant, k));
     put("ndcg", k, ndcg_at_k(relevant, k, nRelevant));
     put("gap", k, exec_ndcg_gap(relevant, k, nRelevant));
+    put("mrr", k, canonicalRank <= k ? reciprocal_rank(canonicalRank) : 0);
   }
   const top = ranking.top[0];
   let correctAtTop = 0;

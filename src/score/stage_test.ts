@@ -180,6 +180,7 @@ Deno.test("score stage: rankings and per-query metrics match the hand computatio
     assertEquals(v("toy", "a", "gap", 3), 0.5);
     assertEquals(v("toy", "a", "canonical_rank", 0), 3);
     assertEquals(v("toy", "a", "mrr", 0), 1 / 3);
+    assertEquals([1, 3, 10].map((k) => v("toy", "a", "mrr", k)), [0, 1 / 3, 1 / 3]);
     assertEquals(v("toy", "a", "expected_exec", 1), 0);
     assertEquals(v("toy", "a", "miss_own_distractor", 1), 0); // b#c: another task's code
     assertEquals(v("toy", "a", "below_distractor", 0), 1);
@@ -208,6 +209,7 @@ Deno.test("score stage: rankings and per-query metrics match the hand computatio
     assertEquals(v("toy", "c", "top_tie", 1), 1);
     assertEquals(v("toy", "c", "expected_exec", 1), 0);
     assertEquals(v("toy", "c", "mrr", 0), 1 / 15);
+    assertEquals(v("toy", "c", "mrr", 10), 0);
     assertEquals(v("toy", "c", "margin", 0), -0.375);
     // the documented tie-break: lowest tieKey(h(query), h(doc)) first among the tied nine
     const tied = [...POOL.filter((p) => p[6] === 0.5).map((p) => p[0])];
@@ -301,7 +303,7 @@ Deno.test("stats stage: metrics, McNemar, Holm, breakdowns; deterministic; consi
     await runExport({ trec: true, beir: true });
     const run = await Deno.readTextFile(join(out, "export", "trec", "runs", "toy.txt"));
     ok(run.includes("a Q0 a#c 3 997 toy\n"));
-    ok(run.includes("c Q0 c#c 15 985 toy\n"));
+    ok(!run.includes("c Q0 c#c ")); // below the top 10: not in the run
     const qrels = await Deno.readTextFile(join(out, "export", "trec", "qrels.txt"));
     ok(qrels.startsWith("a 0 a#c 1\na 0 a#m0 0\n"));
     const tsv = await Deno.readTextFile(join(out, "export", "beir", "qrels", "test.tsv"));

@@ -20,7 +20,7 @@ export const RECOMPUTABLE = ["exec", "precision", "ndcg", "gap", "mrr", "canonic
 /**
  * Recompute, from the rankings table and each query's correct ids, every
  * metric the top 10 plus the canonical's own row determine — exec, precision,
- * nDCG and the gap at k ≤ 10, MRR and the mean canonical rank — with the same
+ * nDCG, the gap and MRR@k at k ≤ 10, the uncut MRR and the mean canonical rank — with the same
  * metric functions the score stage uses. Returns `"config|metric|k" → mean
  * over queries`. (Tie-aware exec@1, margins and per-bug-type shares need the
  * full scores and are not recomputable from rankings.)
@@ -64,6 +64,8 @@ export function recomputeMetricsFromRankings(
       add(config, "precision", k, precision_at_k(relevant, k));
       add(config, "ndcg", k, ndcg_at_k(relevant, k, ids.size));
       add(config, "gap", k, exec_ndcg_gap(relevant, k, ids.size));
+      const first = relevant.indexOf(true);
+      add(config, "mrr", k, first >= 0 && first < k ? reciprocal_rank(first + 1) : 0);
     }
     const canonical = Math.min(...rows.filter((r) => ids.has(r.corpus_id)).map((r) => r.rank));
     if (!Number.isFinite(canonical)) {

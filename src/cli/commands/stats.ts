@@ -1,6 +1,49 @@
 import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
 import { runStatsStage } from "../../stats/stage.ts";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from "../../stats/bootstrap.ts";
+import { readRows } from "../../io/arrow_table.ts";
+import { tablePath } from "../../io/paths.ts";
+
+/** The headline numbers per config, as a plain-text table. */
+async function headline(): Promise<string> {
+  type M = {
+    config: string;
+    metric: string;
+    k: number;
+    value: number;
+    ci_low: number;
+    ci_high: number;
+  };
+  const rows = await readRows<M>(tablePath("metrics"));
+  const get = (c: string, metric: string, k: number) =>
+    rows.find((r) => r.config === c && r.metric === metric && r.k === k);
+  const fmt = (r: M | undefined, ci = false) =>
+    r === undefined
+      ? "-"
+      : ci
+      ? `${r.value.toFixed(3)} [${r.ci_low.toFixed(3)}, ${r.ci_high.toFixed(3)}]`
+      : r.value.toFixed(3);
+  const cols = [
+    "config",
+    "exec@1 [95% CI]",
+    "E[exec@1]",
+    "exec@10",
+    "miss→own",
+    "canon<distr",
+    "MRR",
+  ];
+  const lines = [...new Set(rows.map((r) => r.config))].map((c) => [
+    c,
+    fmt(get(c, "exec", 1), true),
+    fmt(get(c, "expected_exec", 1)),
+    fmt(get(c, "exec", 10)),
+    fmt(get(c, "miss_own_distractor", 1)),
+    fmt(get(c, "below_distractor", 0)),
+    fmt(get(c, "mrr", 0)),
+  ]);
+  const widths = cols.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  return [cols, ...lines].map((l) => l.map((x, i) => x.padEnd(widths[i])).join("  ")).join("\n");
+}
 
 /** `execret stats`: per-query metrics, bootstrap intervals and pairwise tests. */
 export const statsCommand: Command = {
@@ -57,6 +100,7 @@ options:
           `${result.pairs} pairs, in ${result.seconds.toFixed(1)} s`,
       );
       console.log(`wrote ${result.metrics}, ${result.breakdowns} and ${result.pairwise}`);
+      if (!values.quiet) console.log(await headline());
     }
     return 0;
   },

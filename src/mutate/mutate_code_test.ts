@@ -138,6 +138,11 @@ Deno.test("off_by_one_boundary: constants in comparisons, including negatives an
   only(cs, "boundary_minus_one", "    return len(s) >= 3 and x > -2 and x < len(s) - 1");
   only(cs, "boundary_plus_one", "    return len(s) >= 3 and x > -1 and x < len(s)");
   only(cs, "boundary_minus_one", "    return len(s) >= 3 and x > -1 and x < len(s) - 2");
+  // `len(s)` next to a constant is not itself moved: the constant is the boundary.
+  strictEqual(afters(cs, "len_bound_plus_one").length, 0);
+  const lens = await mutateCode("def c(i, s):\n    return i < len(s)\n");
+  only(lens, "len_bound_minus_one", "    return i < len(s) - 1");
+  only(lens, "len_bound_plus_one", "    return i < len(s) + 1");
 });
 
 Deno.test("swap_arguments: call arguments, non-commutative operands, indexes, slices, tuples", async () => {

@@ -215,6 +215,15 @@ Deno.test("remove_edge_case_check: and-checks, conditional expressions and compr
   only(cs, "conditional_keep_else", "    return 0");
 });
 
+Deno.test("remove_edge_case_check: a check that binds a name with := is kept", async () => {
+  const cs = await mutateCode(
+    "def v(xs):\n    if (m := len(xs)) == 0:\n        return 0\n    return m and (k := m) and k\n",
+  );
+  assertEquals(cs.filter((c) => c.bug_type === "remove_edge_case_check").map((c) => c.after), [
+    "    return (k := m) and k",
+  ]);
+});
+
 Deno.test("walrus and lambda bodies are mutated like any expression", async () => {
   const cs = await mutateCode(
     "def w(xs):\n    if (n := len(xs)) > 10:\n        xs.sort(key=lambda p: p[1] - p[0])\n    return n\n",

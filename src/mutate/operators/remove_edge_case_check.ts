@@ -99,8 +99,11 @@ export function removeEdgeCaseCheckEdits(ctx: SiteContext): ProposedEdit[] {
   const { code, nodes } = ctx;
   const out: ProposedEdit[] = [];
   const push = (edit: ProposedEdit | null) => edit && out.push(edit);
+  // A check that also binds a name (`if (m := f(x)) is None:`) cannot go without the binding.
+  const binds = (node: Node | null) => node !== null && textOf(code, node).includes(":=");
   for (const node of nodes.get("if_statement") ?? []) {
     if (!guardBody(node.childForFieldName("consequence"))) continue;
+    if (binds(node.childForFieldName("condition"))) continue;
     const alternatives = node.childrenForFieldName("alternative");
     if (alternatives.length > 0) {
       if (alternatives.every((a) => a?.type === "else_clause")) {
@@ -125,6 +128,7 @@ export function removeEdgeCaseCheckEdits(ctx: SiteContext): ProposedEdit[] {
   }
   for (const clause of nodes.get("elif_clause") ?? []) {
     if (!guardBody(clause.childForFieldName("consequence"))) continue;
+    if (binds(clause.childForFieldName("condition"))) continue;
     push(neverTrue(code, clause.childForFieldName("condition"), "elif_never_true"));
   }
   for (const node of nodes.get("boolean_operator") ?? []) {
@@ -132,6 +136,7 @@ export function removeEdgeCaseCheckEdits(ctx: SiteContext): ProposedEdit[] {
     const left = node.childForFieldName("left")!;
     const right = node.childForFieldName("right")!;
     if (!CHECKS.has(left.type) || !oneLine(code, node.startIndex, node.endIndex)) continue;
+    if (binds(left)) continue;
     out.push({
       bug_type: BUG,
       operator: "drop_and_check",
@@ -144,6 +149,7 @@ export function removeEdgeCaseCheckEdits(ctx: SiteContext): ProposedEdit[] {
   for (const node of nodes.get("conditional_expression") ?? []) {
     const [then, , otherwise] = node.namedChildren.filter((c) => c && c.type !== "comment");
     if (!then || !otherwise || !oneLine(code, node.startIndex, node.endIndex)) continue;
+    if (binds(node)) continue;
     for (
       const [kept, operator] of [[then, "conditional_keep_if"], [
         otherwise,
@@ -163,6 +169,7 @@ export function removeEdgeCaseCheckEdits(ctx: SiteContext): ProposedEdit[] {
   for (const clause of nodes.get("if_clause") ?? []) {
     const previous = clause.previousSibling;
     if (!previous || !oneLine(code, previous.endIndex, clause.endIndex)) continue;
+    if (binds(clause)) continue;
     out.push({
       bug_type: BUG,
       operator: "drop_comprehension_filter",

@@ -18,10 +18,14 @@ export interface BootstrapInterval {
 export interface AuditStats {
   seed: number;
   resamples: number;
-  /** 95 % percentile interval of the mean over queries. */
-  bootstrapMean(values: readonly number[]): BootstrapInterval;
-  /** 95 % percentile interval of the mean paired difference a − b. */
-  pairedBootstrap(a: readonly number[], b: readonly number[]): BootstrapInterval;
+  /**
+   * The B resample means of each per-query series (all on the same
+   * resamples, so the difference of two series' resample means is their
+   * paired bootstrap).
+   */
+  resampleMeans(series: readonly Float64Array[]): Float64Array[];
+  /** 95 % percentile interval of resample statistics. */
+  percentileInterval(samples: ArrayLike<number>): [number, number];
   /** Exact two-sided McNemar p from the discordant counts. */
   mcnemarExact(aOnly: number, bOnly: number): number;
 }
@@ -40,11 +44,28 @@ const COUNT_FIELDS = ["a_only", "b_only", "both", "neither"] as const;
 export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
   const values = new Map<string, number[]>();
   const runs = new Map(bundle.runs.map((r) => [r.model, r]));
+  const id = (run: ReleasedRun, key: MetricKey) => `${run.model}\u0000${key.name}`;
   const valuesOf = (run: ReleasedRun, key: MetricKey): number[] => {
-    const id = `${run.model}\u0000${key.name}`;
-    let v = values.get(id);
-    if (!v) values.set(id, v = perQueryValues(bundle, run, key));
+    let v = values.get(id(run, key));
+    if (!v) values.set(id(run, key), v = perQueryValues(bundle, run, key));
     return v;
+  };
+  // Every (model, metric) series is resampled once, all in one batch: the
+  // release has hundreds of pairs × metrics, each reusing two of them.
+  const keys = releasedMetricKeys(bundle);
+  const batch = bundle.runs.flatMap((run) => keys.map((key) => ({ run, key })));
+  const resampled = new Map<string, Float64Array>();
+  stats.resampleMeans(batch.map(({ run, key }) => Float64Array.from(valuesOf(run, key))))
+    .forEach((samples, i) => resampled.set(id(batch[i].run, batch[i].key), samples));
+  const interval = (samples: Float64Array): BootstrapInterval => {
+    const [low, high] = stats.percentileInterval(samples);
+    return { low, high, sorted: Float64Array.from(samples).sort() };
+  };
+  const meanInterval = (run: ReleasedRun, key: MetricKey) => interval(resampled.get(id(run, key))!);
+  const pairedInterval = (a: ReleasedRun, b: ReleasedRun, key: MetricKey) => {
+    const sa = resampled.get(id(a, key))!;
+    const sb = resampled.get(id(b, key))!;
+    return interval(sa.map((x, i) => x - sb[i]));
   };
   const rows: AuditRow[] = [];
   const file = (rel: string) => join(bundle.dir, rel);
@@ -114,7 +135,7 @@ export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
         ),
       );
       rows.push(exact("intervals", model, key, name, "seed", e.seed, stats.seed, `${at}.seed`));
-      const ci = v && stats.bootstrapMean(v);
+      const ci = key ? meanInterval(run, key) : null;
       rows.push(...endpoints("intervals", model, key, name, [e.ci95_low, e.ci95_high], ci, {
         precision: ciPrecision,
         locator: at,
@@ -167,7 +188,7 @@ export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
           locator: `${at}.mcnemar_exact_p`,
         }));
       }
-      const ci = av && bv ? stats.pairedBootstrap(av, bv) : null;
+      const ci = key ? pairedInterval(a, b, key) : null;
       rows.push(...endpoints("pairwise", pair.key, key, name, e.bootstrap_ci_95, ci, {
         precision: pairCiPrecision,
         locator: `${at}.bootstrap_ci_95`,
@@ -176,6 +197,15 @@ export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
     }
   }
   return rows;
+}
+
+/** Every recomputable metric named anywhere in the bundle, in first-seen order. */
+function releasedMetricKeys(bundle: Bundle): MetricKey[] {
+  const names = new Set<string>();
+  for (const run of bundle.runs) for (const n of Object.keys(run.metrics)) names.add(n);
+  for (const m of bundle.intervals.values()) for (const n of m.keys()) names.add(n);
+  for (const p of bundle.pairs) for (const n of Object.keys(p.metrics)) names.add(n);
+  return [...names].map(metricKey).filter((k): k is MetricKey => k !== null);
 }
 
 /** McNemar's 2×2 table of two paired per-query vectors, on "value > 0" (a hit). */

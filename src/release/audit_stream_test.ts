@@ -18,6 +18,7 @@ Deno.test("the page's audit stream is the import's table, or an empty one before
       "leaderboard",
       "intervals",
       "pairwise",
+      "tasks",
       "executions",
       "relevance",
       "mutations",

@@ -77,6 +77,11 @@ export function detectTestsRule(bundle: Bundle): DetectedRule {
   return { rule, hits, pairs };
 }
 
+// A release looks up the same few thousand codes and test suites hundreds of
+// thousands of times (every model's top results); hash each text once.
+const codeKeys = new Map<string, string>();
+const testKeys = new Map<string, string>();
+
 /** The cache entry of (code, tests) under a rule, if the bundle has one. */
 export function cacheEntryFor(
   bundle: Bundle,
@@ -84,7 +89,12 @@ export function cacheEntryFor(
   code: string,
   tests: readonly string[],
 ): CacheEntry | undefined {
-  return bundle.cache.get(`${codeSha256(code)}/${TESTS_HASH_RULES[rule](tests)}`);
+  let c = codeKeys.get(code);
+  if (c === undefined) codeKeys.set(code, c = codeSha256(code));
+  const suite = `${rule}\u0000${JSON.stringify(tests)}`;
+  let t = testKeys.get(suite);
+  if (t === undefined) testKeys.set(suite, t = TESTS_HASH_RULES[rule](tests));
+  return bundle.cache.get(`${c}/${t}`);
 }
 
 /** A released outcome in the kit's vocabulary: `FAIL:<msg>` is a FAIL. */

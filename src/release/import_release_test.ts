@@ -33,6 +33,17 @@ Deno.test("import-release loads the fixture as the kit's tables, apart from the 
     const tasks = await readRows<{ task_id: string; tests: string[] }>(releaseTablePath("tasks"));
     assertEquals(tasks.map((t) => t.task_id), [1, 2, 3, 4, 5, 6].map((i) => `release/q000${i}`));
     assertEquals(tasks[2].tests.length, 5);
+    const queries = await readRows<
+      { query_id: string; correct_ids: string[]; distractor_ids: string[] }
+    >(
+      releaseTablePath("queries"),
+    );
+    assertEquals(queries[0], {
+      ...queries[0],
+      query_id: "release/q0001",
+      correct_ids: ["c0001"],
+      distractor_ids: ["c0002", "c0003", "c0004"],
+    });
     const corpus = await readRows<Record<string, unknown>>(releaseTablePath("corpus"));
     assertEquals(corpus.length, 29);
     const c12 = corpus.find((c) => c.corpus_id === "c0012")!; // q0003's off_by_one: loops forever
@@ -150,5 +161,37 @@ Deno.test("the CLI exits 1 when a released number does not match", async () => {
       ),
       text,
     );
+  });
+});
+
+Deno.test("a query the release task reader rejects is reported, and the audit still runs", async () => {
+  await withOut(async (out) => {
+    const dir = await brokenBundle((d) =>
+      editLines(join(d, "data/queries.jsonl"), (lines) => {
+        lines[1] = lines[1].replace('"domain": "data_transformation"', '"domain": "astrology"');
+        return lines;
+      })
+    );
+    const log = console.log;
+    const printed: string[] = [];
+    console.log = (s: string) => printed.push(s);
+    try {
+      assertEquals(await importReleaseCommand.run([dir, "--no-exec", "--no-mutate", "--quiet"]), 1);
+    } finally {
+      console.log = log;
+    }
+    const text = printed.join("\n");
+    ok(/audit: \d+ numbers checked, \d+ matched, 1 mismatched/.test(text), text);
+    ok(text.includes(`${join(dir, "data/queries.jsonl")}:2: unknown domain: "astrology"`), text);
+    const tasks = await readRows<{ task_id: string }>(releaseTablePath("tasks"));
+    assertEquals(tasks.length, 5);
+    const rejectRows = await readRows<{ stage: string; locator: string }>(
+      join(out, "tables", "rejects_import.arrow"),
+    );
+    assertEquals(rejectRows.map((r) => [r.stage, r.locator]), [[
+      "import",
+      `${join(dir, "data/queries.jsonl")}:2`,
+    ]]);
+    await Deno.remove(dir, { recursive: true });
   });
 });

@@ -11,6 +11,7 @@ export const RELEASE_RUNTIME = "release-cache";
 /** The bundle as the kit's own tables (rows for the specs of `src/tables/schema.ts`). */
 export interface ReleaseTables {
   tasks: TaskRow[];
+  queries: Record<string, unknown>[];
   corpus: Record<string, unknown>[];
   executions: Record<string, unknown>[];
   rankings: Record<string, unknown>[];
@@ -24,6 +25,7 @@ export interface ReleaseTables {
  * - tasks: through the sources stage's release reader (`release:<dir>`), so
  *   a release is read one way in the whole kit; task ids are
  *   `release/<query_id>`;
+ * - queries: one per loaded task, with its released correct and distractor ids;
  * - corpus: every released snippet under its released id, with its task,
  *   the released bug type, the edit recovered by diffing against the
  *   canonical, and `timeout_only` from the cache;
@@ -103,5 +105,21 @@ export async function releaseTables(bundle: Bundle, rule: TestsHashRule): Promis
     })
   );
 
-  return { tasks: built.rows, corpus, executions, rankings, rejects: built.rejects };
+  const queries = bundle.queries.flatMap((q) => {
+    const task = taskOf.get(q.query_id);
+    if (!task) return [];
+    return [{
+      query_id: task.task_id,
+      task_id: task.task_id,
+      source: "release",
+      domain: task.domain,
+      query: task.query,
+      entry_point: task.entry_point,
+      tests: task.tests,
+      correct_ids: q.correct_corpus_ids,
+      distractor_ids: q.paired_distractor_corpus_ids,
+    }];
+  });
+
+  return { tasks: built.rows, queries, corpus, executions, rankings, rejects: built.rejects };
 }

@@ -23,7 +23,9 @@ malformed or inconsistent stops the import with one line naming the file and
 line or id (all problems go to the import rejects, out/tables/rejects.arrow).
 
 Then write the bundle as the kit's tables under out/release/tables/ (tasks,
-corpus, executions, rankings) and audit it:
+queries, corpus, executions, rankings; a query the release task reader
+rejects is left out, listed in the rejects and counted as a mismatch) and
+audit it:
   - every aggregate metric (results files, leaderboard), confidence interval
     and pairwise entry is recomputed from the released rankings with the
     kit's metric and statistics functions. Metrics, rates, McNemar counts and
@@ -93,7 +95,10 @@ Options:
       if (e instanceof SourceError) throw new UserError(e.message);
       throw e;
     }
-    await writeRejects("import", []);
+    await writeRejects(
+      "import",
+      result.rejects.map((r) => ({ ...r, stage: "import", source: "release" })),
+    );
     if (values.json) printJson(result);
     else console.log(formatResult(result));
     return result.summary.mismatched > 0 ? 1 : 0;
@@ -118,6 +123,7 @@ export function formatResult(r: ImportResult): string {
     if (items.length > SHOWN) lines.push(`  ... ${items.length - SHOWN} more in the audit table`);
   };
   list("mismatches", r.mismatches.map(mismatchLine));
+  list("queries rejected by the release reader", r.rejects.map((x) => `${x.locator}: ${x.reason}`));
   list("cache disagreements", r.cacheDetails);
   list("re-execution disagreements", r.executionDetails);
   if (r.mutations) {

@@ -1,3 +1,4 @@
+import process from "node:process";
 import { parseFlags, positiveInt, printJson } from "../cli/command.ts";
 import { BOOTSTRAP_SEED } from "../stats/bootstrap.ts";
 import type { PerQueryMatrix } from "../stats/per_query_matrix.ts";
@@ -85,9 +86,12 @@ export function benchStats(args: string[]): Promise<number> {
   const c = positiveInt("configs", f.configs, 24);
   const B = positiveInt("bootstrap", f.bootstrap, 5000);
   const pq = syntheticPerQuery(n, c);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const t = computeStats(pq, { bootstrap: B, seed: BOOTSTRAP_SEED, quiet: true });
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const result = {
     queries: n,
     configs: c,
@@ -95,6 +99,8 @@ export function benchStats(args: string[]): Promise<number> {
     series: pq.series.length,
     bootstrap: B,
     seconds: Number(seconds.toFixed(2)),
+    cpu_seconds: Number(cpuSeconds.toFixed(2)),
+    load_average: Deno.loadavg(),
     metrics_rows: t.metrics.length,
     breakdown_rows: t.breakdowns.length,
     pairwise_rows: t.pairwise.length,
@@ -103,8 +109,13 @@ export function benchStats(args: string[]): Promise<number> {
   else {
     console.log(
       `bench stats: ${n} queries × ${c} configs (${result.pairs} pairs) × ${result.series} series` +
-        ` × ${B} resamples: ${result.seconds} s` +
+        ` × ${B} resamples: ${result.seconds} s wall, ${result.cpu_seconds} s CPU` +
         ` (${result.metrics_rows} metrics, ${result.breakdown_rows} breakdown, ${result.pairwise_rows} pairwise rows)`,
+    );
+    console.log(
+      `  load average ${
+        result.load_average.map((x) => x.toFixed(2)).join(" ")
+      } (shared machine: wall time is noisy)`,
     );
   }
   return Promise.resolve(0);

@@ -121,11 +121,30 @@ export function resampler(
   engine: "wasm" | "js" = "wasm",
 ): Resampler {
   const all: Grouping[] = [{ group: new Int32Array(n), G: 1 }, ...groupings];
-  if (engine === "js") {
-    return { n, B, groupings: all, sums: (m, C) => resampleGroupSums(m, C, counts, n, B, all) };
-  }
-  const g = groupedSums(counts, n, B, all);
-  return { n, B, groupings: all, sums: (m, C) => g.sums(m, C) };
+  // With groupings, the overall sums are the sums of the first grouping's
+  // groups (a partition), which saves a pass over the data.
+  const own = groupings.length > 0 ? [...groupings] : all;
+  const sums = engine === "js"
+    ? (m: Float64Array, C: number) => resampleGroupSums(m, C, counts, n, B, own)
+    : ((g) => (m: Float64Array, C: number) => g.sums(m, C))(groupedSums(counts, n, B, own));
+  return {
+    n,
+    B,
+    groupings: all,
+    sums(m, C) {
+      const parts = sums(m, C);
+      if (own === all) return parts;
+      const G = own[0].G, first = parts[0];
+      const overall = new Float64Array(B * C);
+      for (let b = 0; b < B; b++) {
+        for (let g = 0; g < G; g++) {
+          const src = (b * G + g) * C;
+          for (let c = 0; c < C; c++) overall[b * C + c] += first[src + c];
+        }
+      }
+      return [overall, ...parts];
+    },
+  };
 }
 
 /**

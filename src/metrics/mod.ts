@@ -1,0 +1,15 @@
+/**
+ * Every retrieval metric of the paper, each defined once as a pure function
+ * of a ranking's relevance flags (correct = one of the query's correct ids).
+ */
+export { exec_at_k, expected_exec_at_1 } from "./exec_at_k.ts";
+export { precision_at_k } from "./precision_at_k.ts";
+export { exec_ndcg_gap, ndcg_at_k } from "./ndcg_at_k.ts";
+export { mrr, reciprocal_rank } from "./mrr.ts";
+export {
+  canonical_below_distractor,
+  canonical_margin,
+  outrank_share_by_bug_type,
+  rank1_outcome,
+  type Rank1Outcome,
+} from "./distractor_diagnostics.ts";

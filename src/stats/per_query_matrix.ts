@@ -28,7 +28,8 @@ export interface PerQueryMatrix {
 }
 
 /**
- * Read `per_query.arrow` column-wise into {@link PerQueryMatrix}. Every config
+ * Read `per_query.arrow` column-wise into {@link PerQueryMatrix} (queries
+ * sorted by id). Every config
  * must cover the same queries (one-line error naming the file, config and
  * query otherwise); a (metric, k) a config lacks for a query is NaN.
  */
@@ -92,6 +93,17 @@ export function perQueryMatrix(
       seriesKeys.set(`${t.metric[r]}@${t.k[r]}`, { metric: t.metric[r], k: t.k[r] });
     }
   }
+  // Queries in code-unit order of their ids, so the resamples (and so the
+  // intervals) do not depend on the order of the rows.
+  const order = queryIds.map((_, i) => i).sort((x, y) =>
+    queryIds[x] < queryIds[y] ? -1 : queryIds[x] > queryIds[y] ? 1 : 0
+  );
+  const sortedIds = order.map((i) => queryIds[i]);
+  const sortedSource = order.map((i) => source[i]), sortedDomain = order.map((i) => domain[i]);
+  queryIds.splice(0, queryIds.length, ...sortedIds);
+  source.splice(0, source.length, ...sortedSource);
+  domain.splice(0, domain.length, ...sortedDomain);
+  queryIds.forEach((id, i) => queryIndex.set(id, i));
   const rankOf = (m: string) => {
     const i = METRIC_ORDER.indexOf(m);
     return i < 0 ? METRIC_ORDER.length : i;

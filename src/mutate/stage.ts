@@ -104,7 +104,9 @@ export function mutateTasks(
     candidatesPerType.set(type, 0);
   }
   for (const task of tasks) {
-    const result = mutateCodeWith(parser, task.canonical, { extensions });
+    const result = typeof task.canonical === "string" && task.canonical.trim() !== ""
+      ? mutateCodeWith(parser, task.canonical, { extensions })
+      : { candidates: [], rejected: [], duplicates: 0, error: "canonical is empty or missing" };
     const reject = (locator: string, reason: string) =>
       rejects.push({ stage: "mutate", source: task.source, locator, reason });
     if (result.error) reject(task.task_id, result.error);

@@ -79,9 +79,10 @@ Deno.test("runMutateStage rejects an unparsable canonical and a task with no sit
       [
         ["mutate", "fixture", "fixture/broken", "canonical does not parse"],
         ["mutate", "other", "fixture/nothing", "no candidate: no site for any enabled operator"],
+        ["mutate", "other", "fixture/empty", "canonical is empty or missing"],
       ],
     );
-    strictEqual(summary.rejects, 2);
+    strictEqual(summary.rejects, 3);
     assertEquals(summary.coverage_per_source.fixture, {
       tasks: 3,
       with_candidates: 2,
@@ -90,11 +91,11 @@ Deno.test("runMutateStage rejects an unparsable canonical and a task with no sit
       coverage: 2 / 3,
     });
     assertEquals(summary.coverage_per_source.other, {
-      tasks: 2,
+      tasks: 3,
       with_candidates: 1,
       covered: 1,
       covered_with_extensions: 1,
-      coverage: 0.5,
+      coverage: 1 / 3,
     });
     strictEqual(summary.tasks_per_bug_type.remove_edge_case_check, 2); // clamp and power guard; count_pos does not exit
     strictEqual(summary.tasks_per_bug_type.wrong_comparison, 3);

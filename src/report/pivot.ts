@@ -125,3 +125,34 @@ export function snippetScoreGrid(
     return line;
   });
 }
+
+/**
+ * Pivot long rows to wide: one line per distinct `rowKey` value (first-seen
+ * order), one column per distinct `colKey` value (first-seen order) holding
+ * `valueKey`; a missing combination is null. Used for the oracle's long-form
+ * gate counts (gate × source).
+ *
+ * @example
+ * ```ts
+ * pivotLong([{ gate: "g", source: "s", count: 2 }], "gate", "source", "count");
+ * // { columns: ["s"], rows: [{ gate: "g", s: 2 }] }
+ * ```
+ */
+export function pivotLong(
+  rows: readonly Record<string, unknown>[],
+  rowKey: string,
+  colKey: string,
+  valueKey: string,
+): { columns: string[]; rows: Record<string, unknown>[] } {
+  const columns: string[] = [];
+  const lines = new Map<string, Record<string, unknown>>();
+  for (const r of rows) {
+    const col = String(r[colKey]);
+    if (!columns.includes(col)) columns.push(col);
+    const key = String(r[rowKey]);
+    if (!lines.has(key)) lines.set(key, { [rowKey]: r[rowKey] });
+    lines.get(key)![col] = r[valueKey];
+  }
+  for (const line of lines.values()) for (const c of columns) line[c] ??= null;
+  return { columns, rows: [...lines.values()] };
+}

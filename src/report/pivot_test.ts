@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { pairMatrix, pivotLeaderboard, snippetScoreGrid } from "./pivot.ts";
+import { pairMatrix, pivotLeaderboard, pivotLong, snippetScoreGrid } from "./pivot.ts";
 
 Deno.test("pivotLeaderboard makes one line per config, best exec first", () => {
   const row = (config: string, metric: string, value: number) => ({
@@ -71,5 +71,23 @@ Deno.test("snippetScoreGrid shows rank and score per config, '> 10' when unranke
   assertEquals(grid, [
     { snippet: "t#c", kind: "canonical", bm25: "#2 (0.800)", use: "#1 (0.750)" },
     { snippet: "t#m0", kind: "off_by_one", bm25: "#1 (0.900)", use: "> 10" },
+  ]);
+});
+
+Deno.test("pivotLong spreads a long table into columns, null where missing", () => {
+  const { columns, rows } = pivotLong(
+    [
+      { gate: "canonical_pass", source: "mbpp", count: 3 },
+      { gate: "canonical_pass", source: "builtin", count: 5 },
+      { gate: "equivalent", source: "mbpp", count: 1 },
+    ],
+    "gate",
+    "source",
+    "count",
+  );
+  assertEquals(columns, ["mbpp", "builtin"]);
+  assertEquals(rows, [
+    { gate: "canonical_pass", mbpp: 3, builtin: 5 },
+    { gate: "equivalent", mbpp: 1, builtin: null },
   ]);
 });

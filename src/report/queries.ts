@@ -61,6 +61,13 @@ FROM metrics
 WHERE k = $1 AND metric IN ('exec', 'precision', 'ndcg', 'gap')
 ORDER BY config, metric`;
 
+/** exec@k ($2) per source or domain ($1 = 'source' | 'domain'), from the stats stage's breakdowns. */
+export const BREAKDOWN_SQL = `
+SELECT config, "group", value, ci_low, ci_high, n
+FROM breakdowns
+WHERE group_by = $1 AND metric = 'exec' AND k = $2
+ORDER BY "group", config`;
+
 /** The cutoffs the run reports. */
 export const KS_SQL = `SELECT DISTINCT k FROM metrics WHERE metric = 'exec' ORDER BY k`;
 
@@ -190,6 +197,7 @@ export const REPORT_QUERIES: Record<string, { sql: string; params?: (string | nu
   CANONICAL_BELOW_SQL: { sql: CANONICAL_BELOW_SQL },
   LEADERBOARD_SQL: { sql: LEADERBOARD_SQL, params: [1] },
   KS_SQL: { sql: KS_SQL },
+  BREAKDOWN_SQL: { sql: BREAKDOWN_SQL, params: ["domain", 1] },
   EXEC_CURVE_SQL: { sql: EXEC_CURVE_SQL },
   CANONICAL_RANK_SQL: { sql: CANONICAL_RANK_SQL },
   MARGIN_SQL: { sql: MARGIN_SQL },

@@ -51,6 +51,7 @@ Deno.test({
     const corpus = await tables("corpus");
     const pairwise = await tables("pairwise");
     const rejects = await tables("rejects");
+    const breakdowns = await tables("breakdowns");
     const manifestBytes = await Deno.readFile(join(out, "manifest.json"));
 
     const server = serveSite(siteDir);
@@ -133,6 +134,19 @@ Deno.test({
             }
           }
           ok(await page.locator(".vl-figure svg").count() >= 1, "exec@k curve drawn");
+          // The group table follows the k chosen above (3) and the group-by radio.
+          await page.locator('[data-testid=breakdowns] th:has-text("exec@3")').waitFor(WAIT);
+          await page.getByLabel("domain").check();
+          await page.locator('[data-testid=breakdowns] th:has-text("domain")').waitFor(WAIT);
+          const groups = await tableRows(page, "[data-testid=breakdowns]");
+          const expected = breakdowns.filter((b) =>
+            b.group_by === "domain" && b.metric === "exec" && b.k === 3
+          );
+          assertEquals(groups.length, expected.length);
+          for (const [group, config, value] of groups) {
+            const b = expected.find((e) => e.group === group && e.config === config)!;
+            assertEquals(value, fmt(b.value as number), `${group} ${config}`);
+          }
           await noCellErrors(page, "/leaderboard");
           await page.close();
         },

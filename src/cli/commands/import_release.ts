@@ -114,7 +114,7 @@ export function formatResult(r: ImportResult): string {
     `(tests key: ${r.testsKeyRule})`,
     `tables: ${r.tablesDir}`,
     `audit: ${s.checked} numbers checked, ${s.matched} matched, ${s.mismatched} mismatched` +
-    (s.unchecked ? `, ${s.unchecked} not recomputable` : ""),
+    (s.unchecked ? `, ${s.unchecked} not checkable` : ""),
   ];
   const list = (title: string, items: string[]) => {
     if (items.length === 0) return;

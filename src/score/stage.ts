@@ -1,15 +1,10 @@
 import { writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
-import { PER_QUERY, RANKINGS } from "../tables/schema.ts";
+import { RANKINGS } from "../tables/schema.ts";
+import { appendPerQuery, perQueryColumns, writePerQuery } from "./per_query_columns.ts";
 import { readBenchmark } from "./benchmark.ts";
-import {
-  evaluateQuery,
-  type PerQueryRow,
-  poolContext,
-  type RankingRow,
-  RANKINGS_DEPTH,
-} from "./evaluate_query.ts";
+import { evaluateQuery, poolContext, type RankingRow, RANKINGS_DEPTH } from "./evaluate_query.ts";
 import { availableConfigs, scoreMatrixFor } from "./score_matrix_for.ts";
 import { TIE_SEED } from "./tie_break.ts";
 
@@ -69,7 +64,7 @@ export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreSt
   const ctx = poolContext(bench.corpus);
   const nd = bench.corpus.length;
   const rankings: RankingRow[] = [];
-  const perQuery: PerQueryRow[] = [];
+  const perQuery = perQueryColumns();
   const result: ScoreStageResult = { configs: [], rankings: "", perQuery: "" };
   const similarities: Record<string, string> = {};
   for (const config of configs) {
@@ -86,7 +81,7 @@ export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreSt
         throw new Error(`${config}: query ${query.query_id}: ${(e as Error).message}`);
       }
       for (const r of out.rankings) rankings.push(r);
-      for (const r of out.perQuery) perQuery.push(r);
+      appendPerQuery(perQuery, out.perQuery);
       bar.tick();
     }
     const t2 = performance.now();
@@ -110,7 +105,7 @@ export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreSt
     similarity: JSON.stringify(similarities),
   };
   result.rankings = await writeTable("rankings", rankings, RANKINGS, { metadata });
-  result.perQuery = await writeTable("per_query", perQuery, PER_QUERY, { metadata });
+  result.perQuery = await writePerQuery(perQuery, metadata);
   return result;
 }
 

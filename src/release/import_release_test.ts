@@ -91,9 +91,15 @@ Deno.test("re-execution in the sandbox agrees with the released cache, and finds
     ok(rows.some((r) => r.recomputed === "ERROR:IndexError"));
 
     const doctored = await readBundle(dir);
-    const bad = (await reexecute(doctored, detectTestsRule(doctored).rule, pool)).filter((r) =>
-      !r.match
+    const rerun = await reexecute(
+      doctored,
+      detectTestsRule(doctored).rule,
+      pool,
+      undefined,
+      new Set(["q0001", "q0002"]),
     );
+    assertEquals(rerun.length, 4 * 4 + 5 * 4);
+    const bad = rerun.filter((r) => !r.match);
     assertEquals(
       bad.map((r) => [r.query_id, r.corpus_id, r.test_index, r.released, r.recomputed]),
       [

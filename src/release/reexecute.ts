@@ -37,15 +37,18 @@ export interface ExecutionComparison {
  * re-executed: they are what the benchmark's verification rests on (a
  * canonical passes, a distractor fails); the cache's other pairs (snippets of
  * other tasks ranked in a query's top 10) fail by NameError on both sides.
+ * `only` restricts the run to some query ids.
  */
 export async function reexecute(
   bundle: Bundle,
   rule: TestsHashRule,
   pool: OraclePool,
   onDone: (n: number) => void = () => {},
+  only?: ReadonlySet<string>,
 ): Promise<ExecutionComparison[]> {
   const jobs: Promise<ExecutionComparison[]>[] = [];
   for (const q of bundle.queries) {
+    if (only && !only.has(q.query_id)) continue;
     for (const id of [...q.correct_corpus_ids, ...q.paired_distractor_corpus_ids]) {
       const snippet = bundle.corpus.get(id)!;
       const released = cacheEntryFor(bundle, rule, snippet.code, q.test_suite)?.outcomes;

@@ -32,7 +32,8 @@ export interface ReleaseTables {
  * - executions: the released cache, one row per test, `FAIL:<msg>` as FAIL,
  *   under the bundle's own keys and runtime `release-cache`;
  * - rankings: each model's released top results (config = model); the
- *   release has no rank for a canonical below its top list, so no such row.
+ *   release has no rank for a canonical below its top list, so no such row,
+ *   and `tie` can only see ties within the released list.
  */
 export async function releaseTables(bundle: Bundle, rule: TestsHashRule): Promise<ReleaseTables> {
   const built = await buildTasks({ sources: [`release:${bundle.dir}`], quiet: true });

@@ -1,0 +1,84 @@
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { readRows } from "../io/arrow_table.ts";
+import { makeFixtureRunInProcess } from "../../test/fixtures/run/fixture_process.ts";
+
+const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
+
+async function execret(out: string, ...args: string[]) {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--cached-only", MAIN, ...args],
+    env: { EXECRET_OUT: out, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code, stdout: text(stdout), stderr: text(stderr) };
+}
+
+Deno.test("execret sql runs DuckDB over the run's tables", async (t) => {
+  const out = await Deno.makeTempDir({ prefix: "execret-sql-" });
+  try {
+    await makeFixtureRunInProcess(out);
+    const metrics = await readRows<Record<string, unknown>>(join(out, "tables", "metrics.arrow"));
+
+    await t.step("every table is a view", async () => {
+      const r = await execret(out, "sql", "SHOW TABLES", "--format", "json");
+      assertEquals(r.code, 0, r.stderr);
+      const names = JSON.parse(r.stdout).map((d: { name: string }) => d.name).sort();
+      for (const name of ["corpus", "metrics", "pairwise", "rankings", "rejects", "validation"]) {
+        ok(names.includes(name), `${name} in ${names}`);
+      }
+    });
+
+    await t.step("json rows equal the Arrow table's", async () => {
+      const r = await execret(
+        out,
+        "sql",
+        "SELECT config, k, value FROM metrics WHERE metric = 'exec' ORDER BY config, k",
+        "--format",
+        "json",
+      );
+      const expected = metrics.filter((m) => m.metric === "exec")
+        .map((m) => ({ config: m.config, k: m.k, value: m.value }))
+        .sort((a, b) =>
+          String(a.config).localeCompare(String(b.config)) || Number(a.k) - Number(b.k)
+        );
+      assertEquals(JSON.parse(r.stdout), expected);
+    });
+
+    await t.step("table and csv output", async () => {
+      const table = await execret(out, "sql", "SELECT count(*) AS n FROM metrics");
+      const w = String(metrics.length).length;
+      assertEquals(table.stdout.trimEnd().split("\n"), [
+        "n".padStart(w),
+        "-".repeat(w),
+        String(metrics.length),
+        "(1 row)",
+      ]);
+      const csv = await execret(out, "sql", "SELECT 'a,b' AS s, 1 AS one", "--format", "csv");
+      assertEquals(csv.stdout, 's,one\n"a,b",1\n');
+    });
+
+    await t.step("bad SQL is one clear line and a non-zero exit", async () => {
+      const r = await execret(out, "sql", "SELECT nope FROM metrics");
+      assertEquals(r.code, 1);
+      assertEquals(r.stdout, "");
+      const lines = r.stderr.trim().split("\n");
+      assertEquals(lines.length, 1, r.stderr);
+      ok(lines[0].startsWith("execret sql: Binder Error") && lines[0].includes("nope"), lines[0]);
+    });
+
+    await t.step("bad flags and a missing run", async () => {
+      assertEquals((await execret(out, "sql", "SELECT 1", "--format", "xml")).code, 2);
+      assertEquals((await execret(out, "sql")).code, 2);
+      const empty = await Deno.makeTempDir({ prefix: "execret-sql-empty-" });
+      const r = await execret(empty, "sql", "SELECT 1");
+      await Deno.remove(empty);
+      assertEquals(r.code, 1);
+      ok(r.stderr.includes("no tables"), r.stderr);
+    });
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});

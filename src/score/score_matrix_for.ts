@@ -29,6 +29,9 @@ export async function scoreMatrixFor(
   bench: Benchmark,
   options: { threads?: number } = {},
 ): Promise<ConfigScores> {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(config)) {
+    throw new Error(`config name "${config}" must match [A-Za-z0-9][A-Za-z0-9._-]*`);
+  }
   const queryIds = bench.queries.map((q) => q.query_id);
   const docIds = bench.corpus.map((d) => d.corpus_id);
   const path = embeddingPath(config);

@@ -237,7 +237,8 @@ async function jsonlRows(
  * a bundle's JSON files are large and the engine only gives an offset.
  */
 export async function readJsonFile(file: string, report: Report): Promise<unknown> {
-  const text = await Deno.readTextFile(file);
+  // A byte-order mark is legal at the start of a UTF-8 file, not in JSON.
+  const text = (await Deno.readTextFile(file)).replace(/^\uFEFF/, "");
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -146,3 +146,18 @@ Deno.test("a missing pair and a stray interval model are named", async () => {
   const e = await expectProblem(dir, /pairwise_tests\.json: pair "bm25 vs nimbus-code-v2" missing/);
   ok(e.problems.some((p) => p.reason === "model ghost-model has no results file"));
 });
+
+Deno.test("a byte-order mark and CRLF line ends are read like any other file", async () => {
+  const dir = await brokenBundle(async (d) => {
+    const results = join(d, "results/bm25.json");
+    await Deno.writeTextFile(results, "\uFEFF" + await Deno.readTextFile(results));
+    const corpus = join(d, "data/corpus.jsonl");
+    await Deno.writeTextFile(corpus, (await Deno.readTextFile(corpus)).replaceAll("\n", "\r\n"));
+  });
+  try {
+    const b = await readBundle(dir);
+    assertEquals([b.corpus.size, b.runs.length], [29, 3]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -268,8 +268,9 @@ export function runRows(
   const dots = instance.exports.dots as (...a: number[]) => void;
   const [q, d, out, dn, dp] = base;
   const [kFrom, kTo] = kRange ?? [0, dp];
-  for (let r = qStart; r < qEnd; r += ROWS_PER_CALL) {
-    dots(q, d, out, r, Math.min(r + ROWS_PER_CALL, qEnd), dn, dp, kFrom, kTo);
+  // A first call of one 4-row panel runs while the optimised code compiles.
+  for (let r = qStart, rows = 4; r < qEnd; r += rows, rows = ROWS_PER_CALL) {
+    dots(q, d, out, r, Math.min(r + rows, qEnd), dn, dp, kFrom, kTo);
   }
 }
 

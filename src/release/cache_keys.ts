@@ -14,6 +14,10 @@ export const TESTS_HASH_RULES = {
   python_json_dumps: (tests: readonly string[]) => sha256Hex(pythonJsonDumps(tests)),
   /** JavaScript `JSON.stringify(tests)`: no spaces, UTF-8 kept. */
   json_stringify: (tests: readonly string[]) => sha256Hex(JSON.stringify(tests)),
+  /** Python `json.dumps(tests, separators=(",", ":"))`: no spaces, non-ASCII escaped. */
+  python_json_compact: (tests: readonly string[]) => sha256Hex(pythonJsonDumps(tests, ",")),
+  /** The tests as one program, one per line. */
+  newline_joined: (tests: readonly string[]) => sha256Hex(tests.join("\n")),
 } as const;
 
 /** Name of a rule of {@link TESTS_HASH_RULES}. */
@@ -25,14 +29,15 @@ export function codeSha256(code: string): string {
 }
 
 /**
- * Python's `json.dumps` of a list of strings with default settings.
+ * Python's `json.dumps` of a list of strings (default settings, or another
+ * item separator as with `separators=(",", ":")`).
  *
  * @example
  * ```ts
  * pythonJsonDumps(["assert f('é') == 1", "x"]); // '["assert f(\'\\u00e9\') == 1", "x"]'
  * ```
  */
-export function pythonJsonDumps(items: readonly string[]): string {
+export function pythonJsonDumps(items: readonly string[], separator = ", "): string {
   // JSON.stringify escapes exactly what Python escapes below U+007F except DEL (quote,
   // backslash, control characters, same short forms, lowercase hex); only
   // non-ASCII and DEL differ, which Python writes as \uXXXX UTF-16 code units.
@@ -41,7 +46,7 @@ export function pythonJsonDumps(items: readonly string[]): string {
       /[\u007f-\uffff]/g,
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
     );
-  return `[${items.map(one).join(", ")}]`;
+  return `[${items.map(one).join(separator)}]`;
 }
 
 /** Which rule the bundle follows, and how many own-task pairs it finds under each. */

@@ -17,7 +17,7 @@ Deno.test("the fixture's cache keys follow Python's json.dumps, every pair found
   const d = detectTestsRule(await readBundle(FIXTURE_BUNDLE));
   assertEquals(d, {
     rule: "python_json_dumps",
-    hits: { python_json_dumps: 29, json_stringify: 0 },
+    hits: { python_json_dumps: 29, json_stringify: 0, python_json_compact: 0, newline_joined: 0 },
     pairs: 29,
   });
 });
@@ -41,6 +41,12 @@ Deno.test("a bundle keyed by JSON.stringify is detected as such", async () => {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("Python's compact separators differ from JSON.stringify only in escaping", () => {
+  // From python3: json.dumps(["a", "é"], separators=(",", ":"))
+  assertEquals(pythonJsonDumps(["a", "é"], ","), '["a","\\u00e9"]');
+  assertEquals(pythonJsonDumps(["a", "b"], ","), JSON.stringify(["a", "b"]));
 });
 
 Deno.test("a released FAIL with a message is a FAIL in the kit's vocabulary", () => {

@@ -4,7 +4,7 @@ import { auditNumbers } from "./audit_numbers.ts";
 import { type AuditRow, summarizeAudit } from "./audit_row.ts";
 import { kitAuditStats } from "./kit_stats.ts";
 import { readBundle } from "./read_bundle.ts";
-import { brokenBundle, editJson, FIXTURE_BUNDLE } from "./_test_bundle.ts";
+import { brokenBundle, editJson, editLines, FIXTURE_BUNDLE } from "./_test_bundle.ts";
 
 async function audit(dir: string): Promise<AuditRow[]> {
   const bundle = await readBundle(dir);
@@ -117,4 +117,17 @@ Deno.test("a metric the kit cannot recompute is listed as unchecked, not matched
   });
   const s = summarizeAudit(rows);
   assertEquals([s.unchecked, s.mismatched], [1, 0]);
+});
+
+Deno.test("the audit does not depend on the order of queries.jsonl", async () => {
+  const reversed = await brokenBundle((d) =>
+    editLines(join(d, "data/queries.jsonl"), (lines) => lines.reverse())
+  );
+  try {
+    const a = await audit(FIXTURE_BUNDLE);
+    const b = (await audit(reversed)).map((r) => ({ ...r, locator: "" }));
+    assertEquals(b, a.map((r) => ({ ...r, locator: "" })));
+  } finally {
+    await Deno.remove(reversed, { recursive: true });
+  }
 });

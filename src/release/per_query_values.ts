@@ -30,9 +30,10 @@ export function metricKey(name: string): MetricKey | null {
 
 /**
  * One model's per-query values of a metric, recomputed from its released top
- * results with the kit's metric functions, in `queries.jsonl` order (so
- * that two models' vectors are paired query by query and a seeded bootstrap
- * resamples the same queries for both).
+ * results with the kit's metric functions, in query-id order (code units, as
+ * the stats stage orders queries before resampling), so that two models'
+ * vectors are paired query by query and the seeded bootstrap draws the same
+ * queries the stats stage would.
  *
  * A result is relevant when it passes all the query's tests, the release's
  * own execution verdict (`passes_all_tests`); the ideal ranking for nDCG has
@@ -40,7 +41,7 @@ export function metricKey(name: string): MetricKey | null {
  */
 export function perQueryValues(bundle: Bundle, run: ReleasedRun, key: MetricKey): number[] {
   const byQuery = new Map(run.per_query.map((p) => [p.query_id, p]));
-  return bundle.queries.map((q) => {
+  return queriesInIdOrder(bundle).map((q) => {
     const ranking = byQuery.get(q.query_id)!;
     const relevant = ranking.top_results.map((r) => r.passes_all_tests);
     const nRelevant = q.correct_corpus_ids.length;
@@ -57,6 +58,20 @@ export function perQueryValues(bundle: Bundle, run: ReleasedRun, key: MetricKey)
         throw new Error(`perQueryValues: cannot recompute ${key.name}`);
     }
   });
+}
+
+const sorted = new WeakMap<Bundle, Bundle["queries"]>();
+
+/** The bundle's queries sorted by id in UTF-16 code-unit order. */
+export function queriesInIdOrder(bundle: Bundle): Bundle["queries"] {
+  let q = sorted.get(bundle);
+  if (!q) {
+    q = [...bundle.queries].sort((a, b) =>
+      a.query_id < b.query_id ? -1 : a.query_id > b.query_id ? 1 : 0
+    );
+    sorted.set(bundle, q);
+  }
+  return q;
 }
 
 /** Arithmetic mean (0 for no values); the aggregate every released metric is. */

@@ -170,13 +170,13 @@ FROM corpus x JOIN queries q ON x.task_id = q.task_id
 WHERE q.query_id = $1
 ORDER BY x.label, x.corpus_id`;
 
-/** Test outcomes of one query's ($1) snippets. */
+/** Test outcomes of one query's ($1) snippets (the build-time `outcomes` table). */
 export const QUERY_OUTCOMES_SQL = `
-SELECT x.corpus_id, e.test_index, e.outcome, e.ms
-FROM corpus x JOIN queries q ON x.task_id = q.task_id
-JOIN executions e ON e.code_sha256 = x.code_sha256
+SELECT o.corpus_id, o.test_index, o.outcome, o.ms
+FROM outcomes o JOIN corpus x ON o.corpus_id = x.corpus_id
+JOIN queries q ON x.task_id = q.task_id
 WHERE q.query_id = $1
-ORDER BY x.corpus_id, e.test_index`;
+ORDER BY o.corpus_id, o.test_index`;
 
 /** Every config's rank and score for one query's ($1) own snippets. */
 export const QUERY_SCORES_SQL = `

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "../io/arrow_table.ts";
+import { readRows, tableFromRows, toIpcStream, toParquet } from "../io/arrow_table.ts";
+import { SNIPPET_OUTCOMES, snippetOutcomes } from "./snippet_outcomes.ts";
 import { openRunDatabase, runSql } from "../sql/run_database.ts";
 import { makeFixtureRunInProcess } from "../../test/fixtures/run/fixture_process.ts";
 import { EXAMPLE_QUERIES } from "./examples.ts";
@@ -20,6 +21,17 @@ interface Ranked {
 Deno.test("report SQL agrees with the fixture tables", async (t) => {
   const out = await Deno.makeTempDir({ prefix: "execret-report-sql-" });
   await makeFixtureRunInProcess(out);
+  // The explorer's outcomes table is built by a loader, not a stage: add it as Parquet.
+  const tableRows = <T>(name: string) => readRows<T>(join(out, "tables", `${name}.arrow`));
+  const outcomes = snippetOutcomes(
+    await tableRows("tasks"),
+    await tableRows("corpus"),
+    await tableRows("executions"),
+  );
+  await Deno.writeFile(
+    join(out, "parquet", "outcomes.parquet"),
+    toParquet(toIpcStream(tableFromRows(outcomes, SNIPPET_OUTCOMES))),
+  );
   const db = await openRunDatabase(join(out, "parquet"));
   const rankings = await readRows<Ranked>(join(out, "tables", "rankings.arrow"));
   try {
@@ -92,6 +104,13 @@ Deno.test("report SQL agrees with the fixture tables", async (t) => {
       const snippets = (await runSql(db, Q.QUERY_SNIPPETS_SQL, ["builtin/binary_search"])).rows;
       assertEquals(snippets[0].corpus_id, "builtin/binary_search#c");
       ok(snippets.slice(1).every((s) => s.label === "incorrect" && s.before && s.after));
+      // Every snippet of a task with a setup still finds all its outcomes.
+      const task = "mbpp/127";
+      const shown = (await runSql(db, Q.QUERY_OUTCOMES_SQL, [task])).rows;
+      const tests = (await tableRows<{ task_id: string; tests: string[] }>("tasks"))
+        .find((t) => t.task_id === task)!.tests.length;
+      const pool = (await runSql(db, Q.QUERY_SNIPPETS_SQL, [task])).rows.length;
+      assertEquals(shown.length, tests * pool);
     });
   } finally {
     db.close();

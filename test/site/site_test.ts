@@ -199,7 +199,7 @@ Deno.test({
 
       await t.step("explorer shows the chosen query's edits as diffs", async () => {
         const page = await open("/explorer");
-        const chosen = "mbpp/93";
+        const chosen = "mbpp/127"; // a task with a setup: outcomes are keyed by setup + code
         // Search narrows the picker to the one query, which it then shows.
         await page.locator("input[type=search]").waitFor(WAIT);
         await page.locator("input[type=search]").fill(chosen);
@@ -219,6 +219,11 @@ Deno.test({
           )!;
           assertEquals(await section.locator(".diff-add mark").innerText(), changed.text);
         }
+        const tests = (queries.find((q) => q.query_id === chosen)!.tests as string[]).length;
+        assertEquals(
+          await page.locator("[data-testid=snippets] .chip").count(),
+          tests * task.length,
+        );
         const grid = await tableRows(page, "[data-testid=scores]");
         assertEquals(grid.map((r) => r[0]).sort(), task.map((c) => c.corpus_id as string).sort());
         await noCellErrors(page, "/explorer");

@@ -1,0 +1,24 @@
+/**
+ * The explorer's outcomes table on stdout: every pool snippet's test
+ * outcomes under its corpus id (see src/report/snippet_outcomes.ts).
+ *
+ *   deno run -A loaders/snippet_outcomes.ts > outcomes.arrow
+ */
+import * as arrow from "apache-arrow";
+import { rowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table.ts";
+import { ensureTable } from "../src/pipeline/ensure_table.ts";
+import { SNIPPET_OUTCOMES, snippetOutcomes } from "../src/report/snippet_outcomes.ts";
+import { writeAll } from "./_stdout.ts";
+
+/** Arrow stream bytes of the outcomes table. */
+export async function snippetOutcomesStream(): Promise<Uint8Array> {
+  const rows = async <T>(name: string) => rowsOf<T>(arrow.tableFromIPC(await ensureTable(name)));
+  const outcomes = snippetOutcomes(
+    await rows("tasks"),
+    await rows("corpus"),
+    await rows("executions"),
+  );
+  return toIpcStream(tableFromRows(outcomes, SNIPPET_OUTCOMES));
+}
+
+if (import.meta.main) await writeAll(await snippetOutcomesStream());

@@ -1,0 +1,74 @@
+import type { TableSpec } from "../io/arrow_table.ts";
+import { sha256Hex } from "../io/hash.ts";
+
+/**
+ * The oracle's suite key (src/oracle/cache.ts `suiteCodeSha`, `testsSha`):
+ * sha256 of setup + "\n" + code (code alone without a setup) and of the JSON
+ * test list. Restated here so the report does not depend on the oracle's
+ * runtime modules; the fixture run writes executions with the same keys.
+ */
+export function suiteCodeSha(setup: string, code: string): string {
+  return sha256Hex(setup === "" ? code : `${setup}\n${code}`);
+}
+
+/** sha256 of the JSON list of test statements (the oracle's `testsSha`). */
+export function testsSha(tests: readonly string[]): string {
+  return sha256Hex(JSON.stringify(tests));
+}
+
+/** One test outcome of one pool snippet (the explorer's view of `executions`). */
+export const SNIPPET_OUTCOMES: TableSpec = {
+  corpus_id: "utf8",
+  test_index: "int32",
+  outcome: "utf8",
+  ms: "float64",
+};
+
+interface Task {
+  task_id: string;
+  setup: string | null;
+  tests: string[] | null;
+}
+interface Snippet {
+  corpus_id: string;
+  task_id: string;
+  code: string;
+}
+interface Execution {
+  code_sha256: string;
+  tests_sha256: string;
+  test_index: number;
+  outcome: string;
+  ms: number;
+}
+
+/**
+ * Attach each pool snippet's test outcomes to its corpus id. Executions are
+ * keyed by the suite as run — sha256 of setup + code, and of the task's test
+ * list — not by the snippet's own code digest, so the join needs the task's
+ * setup and tests and is done here, at build time, rather than in the page.
+ */
+export function snippetOutcomes(
+  tasks: readonly Task[],
+  corpus: readonly Snippet[],
+  executions: readonly Execution[],
+): Record<string, unknown>[] {
+  const byTask = new Map(tasks.map((t) => [t.task_id, t]));
+  const bySuite = new Map<string, Execution[]>();
+  for (const e of executions) {
+    const key = `${e.code_sha256}:${e.tests_sha256}`;
+    if (!bySuite.has(key)) bySuite.set(key, []);
+    bySuite.get(key)!.push(e);
+  }
+  const out: Record<string, unknown>[] = [];
+  for (const s of corpus) {
+    const task = byTask.get(s.task_id);
+    if (!task) continue;
+    const key = `${suiteCodeSha(task.setup ?? "", s.code)}:${testsSha(task.tests ?? [])}`;
+    const rows = [...(bySuite.get(key) ?? [])].sort((a, b) => a.test_index - b.test_index);
+    for (const e of rows) {
+      out.push({ corpus_id: s.corpus_id, test_index: e.test_index, outcome: e.outcome, ms: e.ms });
+    }
+  }
+  return out;
+}

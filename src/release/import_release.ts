@@ -64,11 +64,13 @@ export interface ImportResult {
 
 /**
  * `execret import-release`: read and validate a released bundle (throws a
- * `BundleError` naming the first problem), load it as the kit's
- * tables under `out/release/tables/` (tasks, queries, corpus, executions, rankings), audit every released number against
- * the kit's recomputation, re-execute the released snippets and compare the
- * released distractors with the mutation engine. Writes the `audit`,
- * `audit_executions` and `audit_mutations` tables beside the others.
+ * `BundleError` naming the first problem), load it as the kit's tables
+ * under `out/release/tables/` (tasks, queries, corpus, executions,
+ * rankings), audit every released number against the kit's recomputation,
+ * re-execute the released snippets and compare the released distractors with
+ * the mutation engine. Writes the `audit`, `audit_executions` and
+ * `audit_mutations` tables beside the others; a skipped step removes its
+ * table from an earlier import, so the folder never mixes two audits.
  */
 export async function importRelease(
   dir: string,
@@ -117,7 +119,8 @@ export async function importRelease(
   rows.push(...cacheAudit.rows);
 
   const executionDetails: string[] = [];
-  if (options.reexecute ?? true) {
+  if (!(options.reexecute ?? true)) await removeTable("audit_executions");
+  else {
     const execRows = await reexecuteBundle(bundle, detected.rule, options);
     rows.push(
       ...reexecutionRows(execRows.rows, execRows.runtime, releaseTablePath("audit_executions")),
@@ -137,7 +140,8 @@ export async function importRelease(
   }
 
   let mutations: MutationSummaryRow[] | null = null;
-  if (options.mutate ?? true) {
+  if (!(options.mutate ?? true)) await removeTable("audit_mutations");
+  else {
     const canonicals = new Map(tables.tasks.map((t) => [t.task_id, t.canonical]));
     const compared = compareMutants(
       await loadPythonParser(),
@@ -172,6 +176,14 @@ export async function importRelease(
     executionDetails,
     mutations,
   };
+}
+
+async function removeTable(name: string): Promise<void> {
+  try {
+    await Deno.remove(releaseTablePath(name));
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
 }
 
 async function reexecuteBundle(

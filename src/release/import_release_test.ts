@@ -60,6 +60,9 @@ Deno.test("import-release loads the fixture as the kit's tables, apart from the 
     ok(executions.every((e) => !e.outcome.startsWith("FAIL:")));
     const mutations = await readRows(releaseTablePath("audit_mutations"));
     assertEquals(mutations.length, 23);
+    // A later import without the mutation comparison drops the earlier comparison's table.
+    await importRelease(FIXTURE_BUNDLE, { reexecute: false, mutate: false, quiet: true });
+    await rejects(Deno.stat(releaseTablePath("audit_mutations")), Deno.errors.NotFound);
     // The library call writes only under out/release: the default run's tables are untouched.
     const names = [];
     for await (const e of Deno.readDir(out)) names.push(e.name);

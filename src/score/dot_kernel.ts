@@ -4,11 +4,12 @@ import { type FunctionDef, I32, moduleBytes, op, V128 } from "./_wasm_emit.ts";
  * Dot products of every query vector with every document vector, by a
  * WebAssembly SIMD kernel emitted below as bytes.
  *
- * Layout and blocking: the kernel computes a 4-query × 2-document tile at a
- * time with eight `f32x4` accumulators (4 + 2 vector loads feed 8 multiply-adds
- * per step of four dimensions), over a chunk of `KC` dimensions so the four
- * query rows stay in L1, for a block of `DB` documents so the document chunk
- * stays in L2 while every query passes over it. Each (query, document) sum is
+ * Layout and blocking: the kernel computes an MR-query × NR-document tile at
+ * a time (2 × 4: eight `f32x4` accumulators fed by 2 + 4 vector loads per
+ * step of four dimensions; the fastest here of 4×2, 2×4, 3×4, 4×3, 3×3, 6×2,
+ * 8×1, 1×8, 2×5 and 2×6, by about 10%), over a chunk of `KC` dimensions so
+ * the tile's rows stay in L1, for a block of `DB` documents so the document
+ * chunk stays in L2 while every query passes over it. Each (query, document) sum is
  * accumulated in the same order whatever its position in a tile — per lane
  * within a chunk, lanes added as (l0 + l1) + (l2 + l3), chunks in order — so
  * two identical document vectors always get bit-identical scores (ties stay
@@ -18,8 +19,11 @@ import { type FunctionDef, I32, moduleBytes, op, V128 } from "./_wasm_emit.ts";
  * machines, which would break byte-identical tables across hosts).
  */
 
-const CHUNK_BYTES = 2048; // bytes of one row per dimension chunk: 4 query rows × 2 KiB in L1
+const CHUNK_BYTES = 2048; // bytes of one row per dimension chunk: (MR + NR) rows × 2 KiB in L1
 const DB = 128; // documents per block: 128 × 2 KiB = 256 KiB in L2
+/** Register tile: MR query rows × NR documents, MR · NR accumulators. */
+export const MR = 2;
+export const NR = 4;
 
 /** Element type of a kernel: float32 (scores) or float64 (bootstrap sums). */
 export type Elem = "f32" | "f64";
@@ -27,7 +31,7 @@ export type Elem = "f32" | "f64";
 function kernel(relaxed: boolean, elem: Elem = "f32"): FunctionDef {
   const e = elem === "f32" ? 4 : 8; // bytes per element; a v128 holds 16 / e lanes
   const KC = CHUNK_BYTES / e;
-  // params: packed query panels, packed document pairs, output, padded sizes
+  // params: packed query panels, packed document groups, output, padded sizes
   // (rows qStart..nq of the output are computed, so threads can split the queries)
   // (and only dimensions kFrom..kTo, for sums over a contiguous range of them)
   const q = 0, d = 1, out = 2, qStart = 3, nq = 4, nd = 5, dims = 6, kFrom = 7, kTo = 8;
@@ -35,7 +39,10 @@ function kernel(relaxed: boolean, elem: Elem = "f32"): FunctionDef {
   const k0 = 9, kEnd = 10, d0 = 11, dEnd = 12, qi = 13, di = 14;
   const qp = 15, dp = 16, dpEnd = 17, o = 18, ndB = 19, qBase = 20;
   // v128 locals
-  const acc = [21, 22, 23, 24, 25, 26, 27, 28], qv = [29, 30, 31, 32], dv = 33;
+  const acc = Array.from({ length: MR * NR }, (_, i) => 21 + i); // acc[i * NR + j]: row i, doc j
+  const qv = Array.from({ length: MR }, (_, i) => 21 + MR * NR + i), dv = 21 + MR * NR + MR;
+  const rows = Array.from({ length: MR }, (_, i) => i),
+    cols = Array.from({ length: NR }, (_, j) => j);
   const { get, set, tee, i32 } = op;
   const min = (a: number[], b: number[]) => [...a, ...b, ...a, ...b, ...op.i32LtS, ...op.select];
   const mul = (a: number[], b: number[]) => [...a, ...b, ...op.i32Mul];
@@ -80,8 +87,8 @@ function kernel(relaxed: boolean, elem: Elem = "f32"): FunctionDef {
         ...op.f64Add,
         ...op.f64Store(offset),
       ];
-  // Packed layouts (see pack): a 4-query panel stores, per step of one
-  // vector's lanes, 4 × 16 bytes; a document pair stores 2 × 16 bytes. One
+  // Packed layouts (see pack): a query panel stores, per step of one
+  // vector's lanes, MR × 16 bytes; a document group NR × 16 bytes. One
   // pointer per operand walks the chunk.
   const inner = [
     ...op.loop,
@@ -89,14 +96,16 @@ function kernel(relaxed: boolean, elem: Elem = "f32"): FunctionDef {
     ...get(dp),
     ...op.v128Load(0),
     ...set(dv),
-    ...[0, 1, 2, 3].flatMap((i) => madd(acc[i], qv[i], dv)),
-    ...get(dp),
-    ...op.v128Load(16),
-    ...set(dv),
-    ...[0, 1, 2, 3].flatMap((i) => madd(acc[4 + i], qv[i], dv)),
-    ...add(get(qp), i32(64)),
+    ...rows.flatMap((i) => madd(acc[i * NR], qv[i], dv)),
+    ...cols.slice(1).flatMap((j) => [
+      ...get(dp),
+      ...op.v128Load(16 * j),
+      ...set(dv),
+      ...rows.flatMap((i) => madd(acc[i * NR + j], qv[i], dv)),
+    ]),
+    ...add(get(qp), i32(16 * MR)),
     ...set(qp),
-    ...add(get(dp), i32(32)),
+    ...add(get(dp), i32(16 * NR)),
     ...tee(dp),
     ...get(dpEnd),
     ...op.i32LtU,
@@ -107,23 +116,22 @@ function kernel(relaxed: boolean, elem: Elem = "f32"): FunctionDef {
     ...op.loop,
     ...get(qBase),
     ...set(qp),
-    // document pair di/2 starts at d + (di/2) * dims * 2e bytes = d + di * dims * e
-    ...add(get(d), add(mul(mul(get(di), get(dims)), i32(e)), mul(get(k0), i32(2 * e)))),
+    // document group di/NR starts at d + (di/NR) * dims * NR * e bytes = d + di * dims * e
+    ...add(get(d), add(mul(mul(get(di), get(dims)), i32(e)), mul(get(k0), i32(NR * e)))),
     ...tee(dp),
-    ...mul(add(get(kEnd), mul(get(k0), i32(-1))), i32(2 * e)),
+    ...mul(add(get(kEnd), mul(get(k0), i32(-1))), i32(NR * e)),
     ...op.i32Add,
     ...set(dpEnd),
     ...acc.flatMap((a) => [...op.v128Zero, ...set(a)]),
     ...inner,
     ...add(add(get(out), mul(get(qi), get(ndB))), mul(get(di), i32(e))),
     ...set(o),
-    ...[0, 1, 2, 3].flatMap((r) => [
-      ...storeAdd(0, acc[r]),
-      ...storeAdd(e, acc[4 + r]),
+    ...rows.flatMap((r) => [
+      ...cols.flatMap((j) => storeAdd(j * e, acc[r * NR + j])),
       ...add(get(o), get(ndB)),
       ...set(o),
     ]),
-    ...add(get(di), i32(2)),
+    ...add(get(di), i32(NR)),
     ...tee(di),
     ...get(dEnd),
     ...op.i32LtS,
@@ -132,13 +140,13 @@ function kernel(relaxed: boolean, elem: Elem = "f32"): FunctionDef {
   ];
   const queries = [
     ...op.loop,
-    // panel qi/4 starts at q + (qi/4) * dims * 4e bytes = q + qi * dims * e
-    ...add(get(q), add(mul(mul(get(qi), get(dims)), i32(e)), mul(get(k0), i32(4 * e)))),
+    // panel qi/MR starts at q + (qi/MR) * dims * MR * e bytes = q + qi * dims * e
+    ...add(get(q), add(mul(mul(get(qi), get(dims)), i32(e)), mul(get(k0), i32(MR * e)))),
     ...set(qBase),
     ...get(d0),
     ...set(di),
     ...tile,
-    ...add(get(qi), i32(4)),
+    ...add(get(qi), i32(MR)),
     ...tee(qi),
     ...get(nq),
     ...op.i32LtS,
@@ -188,7 +196,7 @@ function kernel(relaxed: boolean, elem: Elem = "f32"): FunctionDef {
     exportName: "dots",
     params: [I32, I32, I32, I32, I32, I32, I32, I32, I32],
     results: [],
-    locals: [[12, I32], [13, V128]],
+    locals: [[12, I32], [MR * NR + MR + 1, V128]],
     body,
   };
 }
@@ -268,13 +276,13 @@ export function runRows(
   const dots = instance.exports.dots as (...a: number[]) => void;
   const [q, d, out, dn, dp] = base;
   const [kFrom, kTo] = kRange ?? [0, dp];
-  // A first call of one 4-row panel runs while the optimised code compiles.
-  for (let r = qStart, rows = 4; r < qEnd; r += rows, rows = ROWS_PER_CALL) {
+  // A first call of one panel runs while the optimised code compiles.
+  for (let r = qStart, rows = MR; r < qEnd; r += rows, rows = ROWS_PER_CALL) {
     dots(q, d, out, r, Math.min(r + rows, qEnd), dn, dp, kFrom, kTo);
   }
 }
 
-/** Kernel pointers and padded sizes: query panels, document pairs, output, nd, dims. */
+/** Kernel pointers and padded sizes: query panels, document groups, output, nd, dims. */
 export type KernelBase = [q: number, d: number, out: number, nd: number, dims: number];
 
 const ROWS_PER_CALL = 128;
@@ -282,7 +290,7 @@ const ROWS_PER_CALL = 128;
 /** Wasm memory holding the packed operands and the output, plus the kernel's arguments. */
 export interface PackedMemory {
   memory: WebAssembly.Memory;
-  /** Padded query count (a multiple of 4). */
+  /** Padded query count (a multiple of MR). */
   qn: number;
   /** Kernel pointers and padded sizes. */
   base: KernelBase;
@@ -291,7 +299,7 @@ export interface PackedMemory {
 }
 
 /**
- * Pack queries into 4-row panels and documents into pairs, interleaved per
+ * Pack queries into MR-row panels and documents into NR-row groups, interleaved per
  * step of four dimensions, zero-padded to the tile shape (padding adds exact
  * zeros, so it changes no score).
  */
@@ -303,7 +311,7 @@ export function packedMemory(
   dims: number,
   shared: boolean,
 ): PackedMemory {
-  const dp = roundUp(dims, 4), qn = roundUp(nq, 4), dn = roundUp(nd, 2);
+  const dp = roundUp(dims, 4), qn = roundUp(nq, MR), dn = roundUp(nd, NR);
   const qBytes = qn * dp * 4, dBytes = dn * dp * 4, oBytes = qn * dn * 4;
   const total = qBytes + dBytes + oBytes;
   if (total > 4 * 1024 ** 3 - 65536) {
@@ -314,8 +322,8 @@ export function packedMemory(
     shared ? { initial: pages, maximum: pages, shared: true } : { initial: pages },
   );
   const f32 = new Float32Array(memory.buffer);
-  pack(queries, nq, dims, 4, f32, 0, dp);
-  pack(docs, nd, dims, 2, f32, qBytes / 4, dp);
+  pack(queries, nq, dims, MR, f32, 0, dp);
+  pack(docs, nd, dims, NR, f32, qBytes / 4, dp);
   const oOff = (qBytes + dBytes) / 4;
   return {
     memory,
@@ -355,7 +363,7 @@ export function pack(
 
 /**
  * {@link dotScores} split over `threads` workers sharing one wasm memory
- * (each computes whole 4-query panels, so the scores are bit-identical to the
+ * (each computes whole MR-query panels, so the scores are bit-identical to the
  * single-threaded result).
  */
 export async function dotScoresParallel(
@@ -366,14 +374,14 @@ export async function dotScoresParallel(
   dims: number,
   options: DotOptions & { threads?: number } = {},
 ): Promise<Float32Array> {
-  const threads = Math.max(1, Math.min(options.threads ?? defaultThreads(), Math.ceil(nq / 4)));
+  const threads = Math.max(1, Math.min(options.threads ?? defaultThreads(), Math.ceil(nq / MR)));
   if (threads === 1 || nq * nd * dims < 1e7) return dotScores(queries, docs, nq, nd, dims, options);
   const memory = packedMemory(queries, docs, nq, nd, dims, true);
-  const panels = memory.qn / 4;
+  const panels = memory.qn / MR;
   const jobs: Promise<void>[] = [];
   for (let t = 0; t < threads; t++) {
-    const qStart = Math.floor((panels * t) / threads) * 4;
-    const qEnd = Math.floor((panels * (t + 1)) / threads) * 4;
+    const qStart = Math.floor((panels * t) / threads) * MR;
+    const qEnd = Math.floor((panels * (t + 1)) / threads) * MR;
     const worker = new Worker(new URL("./_dot_worker.ts", import.meta.url).href, {
       type: "module",
     });

@@ -1,4 +1,4 @@
-import { compiled, pack, runRows } from "../score/dot_kernel.ts";
+import { compiled, MR, NR, pack, runRows } from "../score/dot_kernel.ts";
 import type { Grouping } from "./bootstrap.ts";
 
 const roundUp = (n: number, m: number) => Math.ceil(n / m) * m;
@@ -36,7 +36,7 @@ export function groupedSums(
   B: number,
   groupings: readonly Grouping[],
 ): GroupedSums {
-  const Bp = roundUp(B, 4);
+  const Bp = roundUp(B, MR);
   const module = compiled(false, false, "f64");
   const packed: Packed[] = groupings.map((grouping) => {
     const ranges: [number, number][] = [];
@@ -55,14 +55,14 @@ export function groupedSums(
     }
     const countsBytes = Bp * width * 8;
     const memory = new WebAssembly.Memory({ initial: Math.ceil(countsBytes / 65536) + 1 });
-    pack(permuted, B, width, 4, new Float64Array(memory.buffer), 0, width, 2);
+    pack(permuted, B, width, MR, new Float64Array(memory.buffer), 0, width, 2);
     const instance = new WebAssembly.Instance(module, { env: { memory } });
     return { grouping, position, ranges, width, memory, instance, countsBytes };
   });
   return {
     sums(m, C) {
       if (m.length !== n * C) throw new Error(`groupedSums: matrix is not ${n}×${C}`);
-      const Cp = roundUp(C, 2);
+      const Cp = roundUp(C, NR);
       return packed.map((p) => {
         const G = p.grouping.G;
         const dBytes = Cp * p.width * 8, outBytes = G * Bp * Cp * 8;
@@ -77,7 +77,7 @@ export function groupedSums(
         for (let i = 0; i < n; i++) {
           for (let c = 0; c < C; c++) mt[c * p.width + p.position[i]] = m[i * C + c];
         }
-        pack(mt, C, p.width, 2, f64, dOff, p.width, 2);
+        pack(mt, C, p.width, NR, f64, dOff, p.width, 2);
         p.ranges.forEach((range, g) => {
           if (range[0] === range[1]) return;
           const out = p.countsBytes + dBytes + g * Bp * Cp * 8;

@@ -146,6 +146,7 @@ export async function benchScore(args: string[]): Promise<number> {
     numpy: numpy === null ? null : timing(numpy),
     numpy_info: np,
     ratio_kernel_to_numpy: numpy === null ? null : round(kernelN.wall / numpy.wall),
+    ratio_kernel_to_numpy_cpu: numpy === null ? null : round(kernel1.cpu / numpy.cpu),
     ratio_relaxed_to_numpy: numpy === null || relaxed === null
       ? null
       : round(relaxed.wall / numpy.wall),
@@ -169,6 +170,10 @@ export async function benchScore(args: string[]): Promise<number> {
       console.log(
         `  ratio kernel/numpy (wall): ${result.ratio_kernel_to_numpy}×` +
           (relaxed === null ? "" : `; relaxed: ${result.ratio_relaxed_to_numpy}×`),
+      );
+      console.log(
+        `  ratio kernel/numpy (CPU seconds, 1 kernel thread): ${result.ratio_kernel_to_numpy_cpu}×` +
+          " (steadier than wall time on a busy machine)",
       );
     } else console.log(`  numpy: unavailable (${"error" in np ? np.error : "?"})`);
     console.log(

@@ -153,14 +153,18 @@ async function embedConfig(
     requests = provider.stats;
     // One cache segment per chunk: a kill loses at most the chunk in flight.
     const chunk = (inv.batch_size ?? 32) * (inv.concurrency ?? 1);
-    const bar = progress(`embed ${inv.name}`, pending, { quiet: options.quiet });
+    // Progress in characters: long texts cost more, and they come last (length order).
+    const totalChars = [...todo.query, ...todo.document].reduce((n, it) => n + it.length, 0);
+    const bar = progress(`embed ${inv.name} (${pending} texts; chars)`, totalChars, {
+      quiet: options.quiet,
+    });
     for (const role of ["query", "document"] as const) {
       const list = todo[role];
       for (let s = 0; s < list.length; s += chunk) {
         const part = list.slice(s, s + chunk);
         const vectors = await provider.embed(part.map((p) => p.text), role);
         await cache.putBatch(part.map((p) => p.key), vectors);
-        bar.tick(part.length);
+        bar.tick(part.reduce((n, it) => n + it.length, 0));
       }
     }
     bar.done(

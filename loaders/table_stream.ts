@@ -13,17 +13,28 @@ import { writeAll } from "./_stdout.ts";
 import { ensureTable } from "../src/pipeline/ensure_table.ts";
 import { tableFromRows, type TableSpec, toIpcStream } from "../src/io/arrow_table.ts";
 
-/** Write pipeline table `name` to stdout; with `optionalSpec`, an empty table when missing. */
-export async function streamTable(name: string, optionalSpec?: TableSpec): Promise<void> {
-  let bytes: Uint8Array;
+/**
+ * The bytes of pipeline table `name`; with `optionalSpec`, an empty table of
+ * that spec when the run cannot provide it. `get` is the table source
+ * (`ensureTable`, which may compute a missing table; tests pass their own).
+ */
+export async function tableBytes(
+  name: string,
+  optionalSpec?: TableSpec,
+  get: (name: string) => Promise<Uint8Array> = ensureTable,
+): Promise<Uint8Array> {
   try {
-    bytes = await ensureTable(name);
+    return await get(name);
   } catch (e) {
     if (!optionalSpec) throw e;
     console.error(`${name}: ${(e as Error).message}; writing an empty table`);
-    bytes = toIpcStream(tableFromRows([], optionalSpec));
+    return toIpcStream(tableFromRows([], optionalSpec));
   }
-  await writeAll(bytes);
+}
+
+/** Write pipeline table `name` to stdout (see {@link tableBytes}). */
+export async function streamTable(name: string, optionalSpec?: TableSpec): Promise<void> {
+  await writeAll(await tableBytes(name, optionalSpec));
 }
 
 if (import.meta.main) {

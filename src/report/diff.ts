@@ -66,3 +66,8 @@ export function snippetDiffHtml(code: string, line: number, before: string, afte
   if (deleted && line - 1 >= lines.length) out.push(`<span class="diff-del">- ${render(b)}</span>`);
   return out.join("\n");
 }
+
+/** HTML of an unedited snippet, indented like {@link snippetDiffHtml}'s context lines. */
+export function codeHtml(code: string): string {
+  return code.replace(/\n$/, "").split("\n").map((line) => `  ${escapeHtml(line)}`).join("\n");
+}

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { escapeHtml, lineDiff, snippetDiffHtml } from "./diff.ts";
+import { codeHtml, escapeHtml, lineDiff, snippetDiffHtml } from "./diff.ts";
 
 Deno.test("lineDiff isolates the edited characters", () => {
   const d = lineDiff("    if x < lo:", "    if x <= lo:");
@@ -38,4 +38,8 @@ Deno.test("snippetDiffHtml of a deleted line keeps the following lines", () => {
 
 Deno.test("escapeHtml", () => {
   assertEquals(escapeHtml(`<a href="x">&'`), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+});
+
+Deno.test("codeHtml indents and escapes every line", () => {
+  assertEquals(codeHtml("if a < b:\n    pass\n"), "  if a &lt; b:\n      pass");
 });

@@ -5,7 +5,7 @@ import { parseFlags, positiveInt, printJson, UserError } from "../cli/command.ts
 import { readRows } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { loadPythonParser } from "../mutate/python_parser.ts";
-import { mutateTasks, type TaskInput } from "../mutate/stage.ts";
+import { mutateTasksParallel, type TaskInput } from "../mutate/stage.ts";
 
 /**
  * The tasks to bench on: `out/tables/tasks.arrow` when present, else MBPP
@@ -56,12 +56,16 @@ function jsonLines(text: string): any[] {
 }
 
 /**
- * `execret bench mutate [--runs N] [--json]`: parse and mutate every task
- * (parser initialised once, outside the timing), best and median of N runs.
+ * `execret bench mutate [--runs N] [--workers N] [--json]`: parse and mutate
+ * every task (this thread's parser initialised once, outside the timing;
+ * worker threads start and load theirs inside it), best and median of N runs.
  */
 export async function benchMutate(args: string[]): Promise<number> {
-  const { values } = parseFlags(args, { runs: { type: "string" } });
+  const { values } = parseFlags(args, { runs: { type: "string" }, workers: { type: "string" } });
   const runs = positiveInt("runs", values.runs, 3);
+  const workers = values.workers === undefined
+    ? undefined
+    : positiveInt("workers", values.workers, 1);
   const { tasks, from } = await benchTasks();
   const t0 = performance.now();
   const parser = await loadPythonParser();
@@ -72,7 +76,7 @@ export async function benchMutate(args: string[]): Promise<number> {
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
     const cpu = process.cpuUsage();
-    summary = mutateTasks(parser, tasks, { quiet: true }).summary;
+    summary = (await mutateTasksParallel(parser, tasks, { quiet: true, workers })).summary;
     const used = process.cpuUsage(cpu);
     cpuTimes.push((used.user + used.system) / 1000);
     times.push(performance.now() - start);
@@ -93,6 +97,7 @@ export async function benchMutate(args: string[]): Promise<number> {
     tasks_per_s: round(tasks.length / (best / 1000)),
     // Wall time on a shared machine grows with other load; CPU time much less so.
     best_cpu_ms: round(bestCpu),
+    threads: workers ?? "auto",
     load_average_1min: round(Deno.loadavg()[0]),
     coverage_per_source: summary!.coverage_per_source,
   };
@@ -103,7 +108,8 @@ export async function benchMutate(args: string[]): Promise<number> {
   console.log(`bench mutate: ${tasks.length} tasks from ${from}`);
   console.log(
     `  parse + mutate + validate + order: best ${result.best_ms} ms, median ${result.median_ms} ms` +
-      ` of ${runs} runs (${result.tasks_per_s} tasks/s); parser init ${result.init_ms} ms`,
+      ` of ${runs} runs (${result.tasks_per_s} tasks/s, threads ${result.threads});` +
+      ` parser init ${result.init_ms} ms`,
   );
   console.log(
     `  best CPU time ${result.best_cpu_ms} ms (1-min load average ${result.load_average_1min} ` +

@@ -3,7 +3,8 @@ import { readRows, writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { tablePath } from "../io/paths.ts";
 import { TASKS } from "../tables/schema.ts";
-import { type MutantRow, runMutateStage } from "./stage.ts";
+import { type MutantRow, mutateTasks, mutateTasksParallel, runMutateStage } from "./stage.ts";
+import { loadPythonParser } from "./python_parser.ts";
 import { diffOneEdit } from "./diff_one_edit.ts";
 
 const FIXTURE = new URL("../../test/fixtures/mutate/tasks.jsonl", import.meta.url);
@@ -109,4 +110,24 @@ Deno.test("runMutateStage names the missing tasks table", async () => {
       /tasks\.arrow: table not found \(run `execret tasks` first\)/,
     );
   });
+});
+
+Deno.test("mutateTasksParallel gives what one thread gives, whatever the number of threads", async () => {
+  const tasks = (await Deno.readTextFile(FIXTURE)).trim().split("\n").map((l) => JSON.parse(l));
+  const tricky = await Deno.readTextFile(
+    new URL("../../test/fixtures/mutate/tricky.py", import.meta.url),
+  );
+  tasks.push({ task_id: "fixture/tricky", source: "fixture", canonical: tricky });
+  const parser = await loadPythonParser();
+  const one = mutateTasks(parser, tasks, { quiet: true, extensions: true });
+  for (const workers of [2, 3]) {
+    const many = await mutateTasksParallel(parser, tasks, {
+      quiet: true,
+      extensions: true,
+      workers,
+    });
+    assertEquals(many.rows, one.rows);
+    assertEquals(many.rejects, one.rejects);
+    assertEquals({ ...many.summary, ms: 0 }, { ...one.summary, ms: 0 });
+  }
 });

@@ -1,4 +1,4 @@
-import { type Command, parseFlags, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
 import { runMutateStage } from "../../mutate/stage.ts";
 import { DEFAULT_SEED } from "../../mutate/select.ts";
 import { BUG_TYPES } from "../../tables/schema.ts";
@@ -7,7 +7,7 @@ import { BUG_TYPES } from "../../tables/schema.ts";
 export const mutateCommand: Command = {
   name: "mutate",
   summary: "Generate single-edit buggy candidates into mutants.arrow",
-  help: `usage: execret mutate [--seed N] [--extensions] [--quiet] [--json]
+  help: `usage: execret mutate [--seed N] [--extensions] [--workers N] [--quiet] [--json]
 
 Read out/tables/tasks.arrow, make every syntactically valid single-edit variant
 of each canonical (tree-sitter sites for the paper's six bug types), order each
@@ -20,6 +20,8 @@ options:
   --seed N        seed of the selection order (default ${DEFAULT_SEED})
   --extensions    also run the extension operators (negate_condition,
                   wrong_return_value, wrong_constant), labelled extension=true
+  --workers N     threads to spread tasks over (default: cores, at most 4);
+                  the output is the same for any N
   --quiet         no progress line
   --json          print the summary as JSON`,
   async run(args) {
@@ -27,6 +29,7 @@ options:
       seed: { type: "string" },
       extensions: { type: "boolean" },
       quiet: { type: "boolean" },
+      workers: { type: "string" },
     });
     const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
     if (!Number.isSafeInteger(seed) || seed < 0) {
@@ -38,6 +41,9 @@ options:
         seed,
         extensions: values.extensions ?? false,
         quiet: values.quiet ?? values.json,
+        workers: values.workers === undefined
+          ? undefined
+          : positiveInt("workers", values.workers, 1),
       });
     } catch (e) {
       if (e instanceof Error && e.message.includes("table not found")) {

@@ -6,7 +6,9 @@
  *   (plus labelled extensions on request).
  * - {@link selectionOrder}: the seeded, type-spreading order the oracle
  *   receives candidates in.
- * - {@link runMutateStage}: `tasks` → `mutants` (+ rejects).
+ * - {@link runMutateStage}: `tasks` → `mutants` (+ rejects); the same over a
+ *   task list in memory with {@link mutateTasks} (one thread, sync) or
+ *   {@link mutateTasksParallel} (workers, same output).
  * - {@link diffOneEdit} / {@link verifyMutant}: the integrity check that a
  *   candidate is one edit of its canonical.
  *
@@ -28,6 +30,7 @@ export {
   type MutateStageOptions,
   type MutateStageResult,
   mutateTasks,
+  mutateTasksParallel,
   runMutateStage,
   type SourceCoverage,
 } from "./stage.ts";

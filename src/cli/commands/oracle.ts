@@ -1,13 +1,108 @@
-import { type Command, UserError } from "../command.ts";
+import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
+import { type GateCount, MAX_DISTRACTORS, runOracleStage } from "../../oracle/stage.ts";
+import type { Runtime } from "../../oracle/pool.ts";
+
+const GATES = [
+  "tasks_in",
+  "canonical_fail",
+  "canonical_flaky",
+  "canonical_pass",
+  "candidates_in",
+  "candidates_of_kept_tasks",
+  "equivalent",
+  "verified",
+  "verified_timeout_only",
+  "surplus",
+  "distractors_kept",
+  "distractors_timeout_only",
+];
+
+/** The validation counts as a small text table: gates by source, then mixes. */
+export function formatValidation(rows: readonly GateCount[]): string {
+  const sources = [...new Set(rows.map((r) => r.source))].filter((s) => s !== "all").sort();
+  sources.push("all");
+  const get = (gate: string, source: string) =>
+    rows.find((r) => r.gate === gate && r.source === source)?.count ?? 0;
+  const gates = [
+    ...GATES,
+    ...Array.from(
+      { length: MAX_DISTRACTORS + 1 },
+      (_, i) => `tasks_with_distractors:${MAX_DISTRACTORS - i}`,
+    ),
+    ...[...new Set(rows.map((r) => r.gate).filter((g) => g.startsWith("bug_type:")))].sort(),
+  ];
+  const width = Math.max(...gates.map((g) => g.length));
+  const cols = sources.map((s) => Math.max(s.length, 7));
+  const lines = [
+    "gate".padEnd(width) + sources.map((s, i) => "  " + s.padStart(cols[i])).join(""),
+  ];
+  for (const g of gates) {
+    lines.push(
+      g.padEnd(width) + sources.map((s, i) => "  " + String(get(g, s)).padStart(cols[i])).join(""),
+    );
+  }
+  return lines.join("\n");
+}
 
 /** `execret oracle`: execute every snippet's tests; build queries, corpus, validation. */
 export const oracleCommand: Command = {
   name: "oracle",
   summary: "Execute every snippet's tests; build queries, corpus, validation",
-  help: `usage: execret oracle [options]
+  help:
+    `usage: execret oracle [--runtime pyodide|native] [--workers N] [--timeout-ms N] [--quiet] [--json]
 
-Execute every snippet's tests; build queries, corpus, validation. Not implemented yet.`,
-  run() {
-    return Promise.reject(new UserError("not implemented yet"));
+Run every canonical (twice: a canonical whose outcomes differ is flaky) and
+every candidate of out/tables/mutants.arrow against its task's tests in a
+sandbox, then write executions, queries, corpus and validation tables plus the
+oracle's rejects. A canonical failing a test rejects its task; a candidate
+passing every test is an equivalent mutant and is dropped; up to ${MAX_DISTRACTORS} verified
+candidates per task are kept by the mutation engine's order. Results are cached
+under out/cache/executions/, so a rerun executes nothing already known.
+
+options:
+  --runtime R      pyodide (default: Pyodide in locked-down Deno workers) or
+                   native (python3 workers with rlimits, timers, no network)
+  --workers N      worker count (default: the machine's cores)
+  --timeout-ms N   per-test timeout (default 1000)
+  --quiet          no progress line
+  --json           print the result as JSON`,
+  async run(args) {
+    const { values } = parseFlags(args, {
+      runtime: { type: "string" },
+      workers: { type: "string" },
+      "timeout-ms": { type: "string" },
+      quiet: { type: "boolean" },
+    });
+    const runtime = (values.runtime ?? "pyodide") as Runtime;
+    if (runtime !== "pyodide" && runtime !== "native") {
+      throw new UserError(`--runtime must be pyodide or native, got "${values.runtime}"`, 2);
+    }
+    const workers = positiveInt("workers", values.workers, navigator.hardwareConcurrency ?? 1);
+    const timeoutMs = positiveInt("timeout-ms", values["timeout-ms"], 1000);
+    let result;
+    try {
+      result = await runOracleStage({
+        runtime,
+        workers,
+        timeoutMs,
+        quiet: values.quiet ?? values.json,
+      });
+    } catch (e) {
+      if (e instanceof Error && /table not found|duplicate task_id/.test(e.message)) {
+        throw new UserError(e.message);
+      }
+      throw e;
+    }
+    if (values.json) {
+      printJson(result);
+      return 0;
+    }
+    const r = result.run;
+    console.log(
+      `oracle: ${r.executed} suites executed, ${r.cached} from cache, ${r.seconds.toFixed(1)} s ` +
+        `(${result.runtime}, ${result.timeoutMs} ms per test); ${result.rejectSummary}`,
+    );
+    console.log(formatValidation(result.validation));
+    return 0;
   },
 };

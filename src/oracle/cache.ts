@@ -1,0 +1,93 @@
+import { join } from "node:path";
+import { cacheDir } from "../io/paths.ts";
+import { sha256Hex } from "../io/hash.ts";
+import { asOutcome, type TestOutcome } from "./outcome.ts";
+
+/** sha256 of the code as executed: setup, then the snippet (just the snippet when no setup). */
+export function suiteCodeSha(setup: string, code: string): string {
+  return sha256Hex(setup === "" ? code : `${setup}\n${code}`);
+}
+
+/** sha256 of the JSON list of test statements. */
+export function testsSha(tests: readonly string[]): string {
+  return sha256Hex(JSON.stringify(tests));
+}
+
+/** Cache key of one suite run; `rep` tells apart repeated runs of the same suite (flakiness). */
+export function suiteKey(codeSha: string, testsSha: string, rep = 0): string {
+  return rep === 0 ? `${codeSha}:${testsSha}` : `${codeSha}:${testsSha}:${rep}`;
+}
+
+/**
+ * Append-only cache of suite results, one JSON line per suite, in
+ * `<cache>/executions/<runtime>-t<timeout>.jsonl`. Each line is written
+ * whole as its suite completes, so a killed run loses at most the line it
+ * was writing; a torn last line is ignored on read and sealed off before the
+ * next append.
+ */
+export class ExecutionCache {
+  #entries = new Map<string, TestOutcome[]>();
+  #file: Deno.FsFile | null = null;
+  #encoder = new TextEncoder();
+
+  private constructor(readonly path: string) {}
+
+  /** Open (creating if needed) the cache of one runtime at one timeout. */
+  static async open(runtime: string, timeoutMs: number, dir?: string): Promise<ExecutionCache> {
+    const folder = dir ?? join(cacheDir(), "executions");
+    const safe = runtime.replace(/[^A-Za-z0-9._+-]/g, "_");
+    const cache = new ExecutionCache(join(folder, `${safe}-t${timeoutMs}.jsonl`));
+    await Deno.mkdir(folder, { recursive: true });
+    let text = "";
+    try {
+      text = await Deno.readTextFile(cache.path);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+    for (const line of text.split("\n")) {
+      if (line === "") continue;
+      try {
+        const { k, r } = JSON.parse(line) as { k: string; r: [unknown, unknown][] };
+        if (typeof k !== "string" || !Array.isArray(r)) continue;
+        cache.#entries.set(k, r.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) })));
+      } catch {
+        // A torn line from a killed run: that suite simply runs again.
+      }
+    }
+    cache.#file = await Deno.open(cache.path, { append: true, create: true });
+    if (text.length > 0 && !text.endsWith("\n")) cache.#write("\n");
+    return cache;
+  }
+
+  /** Number of suites known. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: string): TestOutcome[] | undefined {
+    return this.#entries.get(key);
+  }
+
+  /** Record one suite's result and append it to the file at once. */
+  put(key: string, outcomes: readonly TestOutcome[]): void {
+    if (this.#entries.has(key)) return;
+    // ms rounded to µs, so a table built from the cache has no float noise.
+    const rounded = outcomes.map((o) => ({
+      outcome: o.outcome,
+      ms: Math.round(o.ms * 1000) / 1000,
+    }));
+    this.#entries.set(key, rounded);
+    this.#write(JSON.stringify({ k: key, r: rounded.map((o) => [o.outcome, o.ms]) }) + "\n");
+  }
+
+  #write(line: string): void {
+    const bytes = this.#encoder.encode(line);
+    let written = 0;
+    while (written < bytes.length) written += this.#file!.writeSync(bytes.subarray(written));
+  }
+
+  close(): void {
+    this.#file?.close();
+    this.#file = null;
+  }
+}

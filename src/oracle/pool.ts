@@ -1,0 +1,105 @@
+import type { Job, TestOutcome } from "./outcome.ts";
+import { type PoolStats, WorkerPool } from "./worker_pool.ts";
+import { join } from "node:path";
+import { driverSource, makeSnapshot, PYODIDE_VERSION, pyodideSlotFactory } from "./pyodide_pool.ts";
+import { atomicWrite } from "../io/atomic_write.ts";
+import { sha256Hex } from "../io/hash.ts";
+import { cacheDir } from "../io/paths.ts";
+import { nativeRuntime, nativeSlotFactory } from "./native_pool.ts";
+
+/** Which sandbox runs the snippets. */
+export type Runtime = "pyodide" | "native";
+
+/** Options of {@link createPool}. */
+export interface PoolOptions {
+  runtime: Runtime;
+  /** Worker count (default: `navigator.hardwareConcurrency`). */
+  workers?: number;
+  /** Per-test timeout in ms (default 1000). */
+  timeoutMs?: number;
+  /** Snippets per message to a worker (default 32). */
+  batchMax?: number;
+  /** Recycle a worker whose memory grew past this (default 512 MiB). */
+  memoryLimitBytes?: number;
+}
+
+/** A running set of sandboxed Python workers. */
+export interface OraclePool {
+  /** e.g. "pyodide-314.0.7" or "cpython-3.11.7+netns": part of every cache key. */
+  readonly runtime: string;
+  readonly workers: number;
+  readonly timeoutMs: number;
+  /** One outcome per test, whatever the snippet does. */
+  run(job: Job): Promise<TestOutcome[]>;
+  /** Kills, crashes, recycles, respawn times. */
+  stats(): PoolStats & { startMs: number };
+  close(): void;
+}
+
+let snapshot: Promise<Uint8Array> | undefined;
+
+/**
+ * The Pyodide memory snapshot (interpreter loaded, driver defined), kept in
+ * the cache by Pyodide version and driver hash: a cold load costs seconds,
+ * reading the snapshot a few milliseconds.
+ */
+async function cachedSnapshot(): Promise<Uint8Array> {
+  const name = `${PYODIDE_VERSION}-${sha256Hex(driverSource()).slice(0, 16)}.snapshot`;
+  const path = join(cacheDir(), "pyodide", name);
+  try {
+    return await Deno.readFile(path);
+  } catch {
+    // Not made yet (or unreadable): make it.
+  }
+  const bytes = await makeSnapshot();
+  await atomicWrite(path, bytes).catch(() => {});
+  return bytes;
+}
+
+/**
+ * Start a pool of sandboxed workers.
+ *
+ * @example
+ * ```ts
+ * const pool = await createPool({ runtime: "pyodide", timeoutMs: 1000 });
+ * const outcomes = await pool.run({ setup: "", code: "def f(x): return x", tests: ["assert f(1) == 1"] });
+ * pool.close();
+ * ```
+ */
+export async function createPool(options: PoolOptions): Promise<OraclePool> {
+  const t0 = performance.now();
+  const workers = options.workers ?? navigator.hardwareConcurrency ?? 1;
+  const timeoutMs = options.timeoutMs ?? 1000;
+  let runtime: string;
+  let factory;
+  if (options.runtime === "pyodide") {
+    // One cold load per process; every worker and respawn starts from its snapshot.
+    snapshot ??= cachedSnapshot();
+    const bytes = await snapshot.catch((e) => {
+      snapshot = undefined;
+      throw e;
+    });
+    factory = pyodideSlotFactory({ snapshot: bytes, timeoutMs });
+    runtime = `pyodide-${PYODIDE_VERSION}`;
+  } else if (options.runtime === "native") {
+    const native = await nativeRuntime();
+    factory = nativeSlotFactory({ native, timeoutMs });
+    runtime = native.runtime;
+  } else {
+    throw new Error(`unknown runtime "${options.runtime}" (expected pyodide or native)`);
+  }
+  const pool = new WorkerPool(factory, workers, {
+    batchMax: options.batchMax ?? 32,
+    memoryLimitBytes: options.memoryLimitBytes ?? 512 * 1024 * 1024,
+  });
+  await pool.start();
+  const startMs = performance.now() - t0;
+  return {
+    runtime,
+    workers,
+    timeoutMs,
+    run: (job) => pool.run(job),
+    stats: () => ({ ...pool.stats, startMs }),
+    close: () => pool.close(),
+  };
+}

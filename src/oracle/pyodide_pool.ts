@@ -1,0 +1,263 @@
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { asOutcome, CRASH, type Outcome, type TestOutcome } from "./outcome.ts";
+import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
+
+// Layout of the shared control block; must match pyodide_worker.ts.
+const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, TEXT_OFFSET = 32;
+const TEXT_BYTES = 256 * 1024;
+
+/** Pyodide's version, from its package (part of every cache key). */
+export const PYODIDE_VERSION = "314.0.7";
+
+/** The folder holding Pyodide's files: the only thing its workers may read. */
+export function pyodideDir(): string {
+  const here = fromFileUrl(new URL("../../node_modules/pyodide/", import.meta.url));
+  return Deno.realPathSync(here) + "/";
+}
+
+/** The Python driver both runtimes run. */
+export function driverSource(): string {
+  return Deno.readTextFileSync(new URL("./driver.py", import.meta.url));
+}
+
+const WORKER_URL = new URL("./pyodide_worker.ts", import.meta.url);
+
+function newWorker(dir: string): Worker {
+  // Everything denied but reading Pyodide's own files (needs --unstable-worker-options).
+  const permissions = {
+    read: [dir],
+    write: false,
+    net: false,
+    env: false,
+    run: false,
+    ffi: false,
+    sys: false,
+    import: false,
+  };
+  return new Worker(WORKER_URL, { type: "module", deno: { permissions } } as WorkerOptions);
+}
+
+interface Message {
+  type: string;
+  token?: string;
+  [key: string]: unknown;
+}
+
+function waitFor(worker: Worker, token: string, type: string, ms: number): Promise<Message> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`Pyodide worker: no ${type} in ${ms} ms`)), ms);
+    const fail = (e: Error) => {
+      clearTimeout(timer);
+      worker.onmessage = null;
+      worker.onerror = null;
+      reject(e);
+    };
+    worker.onmessage = (e) => {
+      const msg = e.data as Message;
+      if (msg.type === "failed") fail(new Error(`Pyodide worker failed: ${msg.error}`));
+      else if (msg.token === token && msg.type === type) {
+        clearTimeout(timer);
+        worker.onmessage = null;
+        worker.onerror = null;
+        resolve(msg);
+      }
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      fail(new Error(`Pyodide worker error: ${e.message}`));
+    };
+  });
+}
+
+/**
+ * Load Pyodide once and take a memory snapshot of the loaded interpreter with
+ * the driver defined, so every worker (and every respawn) starts in ~0.3 s
+ * instead of a multi-second cold load.
+ */
+export async function makeSnapshot(): Promise<Uint8Array> {
+  const dir = pyodideDir();
+  const worker = newWorker(dir);
+  const token = crypto.randomUUID();
+  try {
+    const ctrl = new SharedArrayBuffer(TEXT_OFFSET * 4 + TEXT_BYTES);
+    const interrupt = new SharedArrayBuffer(4);
+    const reply = waitFor(worker, token, "snapshot", 120_000);
+    worker.postMessage({
+      type: "init",
+      token,
+      indexURL: dir,
+      driver: driverSource(),
+      ctrl,
+      interrupt,
+      makeSnapshot: true,
+    });
+    return (await reply).bytes as Uint8Array;
+  } finally {
+    worker.terminate();
+  }
+}
+
+/** Options of {@link pyodideSlotFactory}. */
+export interface PyodideSlotOptions {
+  snapshot: Uint8Array;
+  timeoutMs: number;
+}
+
+/**
+ * Slots running Pyodide workers. The main thread watches each worker's shared
+ * control block: a phase (load or one test) running past the timeout gets a
+ * SIGINT through the interrupt buffer (soft); one still running after a grace
+ * period, or a job past its whole budget, gets its worker terminated (hard).
+ */
+export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
+  const dir = pyodideDir();
+  const driver = driverSource();
+  const soft = options.timeoutMs;
+  const hard = options.timeoutMs + Math.max(250, options.timeoutMs);
+  const tick = Math.max(5, Math.min(50, Math.floor(options.timeoutMs / 10)));
+  return async (events: SlotEvents): Promise<Slot> => {
+    const worker = newWorker(dir);
+    const token = crypto.randomUUID();
+    const ctrlBuffer = new SharedArrayBuffer(TEXT_OFFSET * 4 + TEXT_BYTES);
+    const ctrl = new Int32Array(ctrlBuffer);
+    const text = new Uint8Array(ctrlBuffer, TEXT_OFFSET * 4);
+    const interruptBuffer = new SharedArrayBuffer(4);
+    const interrupt = new Int32Array(interruptBuffer);
+    const ready = waitFor(worker, token, "ready", 60_000);
+    worker.postMessage({
+      type: "init",
+      token,
+      indexURL: dir,
+      driver,
+      ctrl: ctrlBuffer,
+      interrupt: interruptBuffer,
+      snapshot: options.snapshot,
+    });
+    try {
+      await ready;
+    } catch (e) {
+      worker.terminate();
+      throw e;
+    }
+
+    let alive = true;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let lastSeq = -1;
+    let phaseStart = 0;
+    let lastJob = 0;
+    let jobStart = 0;
+    let jobBudget = 0;
+    const budgets = new Map<number, number>();
+
+    const partial = (): TestOutcome[] => {
+      const used = Atomics.load(ctrl, TEXT_LEN);
+      const lines = new TextDecoder().decode(text.slice(0, used)).split("\n");
+      return lines.filter((l) => l.length > 0).map((l) => {
+        const [o, ms] = l.split("\t");
+        return { outcome: asOutcome(o), ms: Number(ms) || 0 };
+      });
+    };
+
+    const die = (outcome: Outcome, ms: number) => {
+      if (!alive) return;
+      alive = false;
+      clearInterval(timer);
+      const id = Atomics.load(ctrl, JOB);
+      const phase = Atomics.load(ctrl, PHASE);
+      // Phase -2: the job had finished, its result may be in flight; run it again.
+      const inJob = id > 0 && phase !== -2;
+      const report: DeathReport = {
+        id: inJob ? id : null,
+        phase,
+        partial: inJob ? partial() : [],
+        outcome,
+        ms,
+      };
+      worker.terminate();
+      events.dead(report);
+    };
+
+    const watch = () => {
+      const now = performance.now();
+      const seq = Atomics.load(ctrl, SEQ);
+      const job = Atomics.load(ctrl, JOB);
+      if (job !== lastJob) {
+        lastJob = job;
+        jobStart = now;
+        jobBudget = budgets.get(job) ?? hard;
+      }
+      if (seq !== lastSeq) {
+        lastSeq = seq;
+        phaseStart = now;
+        return;
+      }
+      if (job === 0) return;
+      const elapsed = now - phaseStart;
+      if (elapsed > hard || now - jobStart > jobBudget) {
+        die("TIMEOUT", elapsed);
+      } else if (elapsed > soft) {
+        // Mark which phase the interrupt is for, then fire it only if that
+        // phase is still running; repeat each tick so a bare `except:` that
+        // swallows one KeyboardInterrupt meets the next.
+        Atomics.store(ctrl, INTR, seq);
+        if (Atomics.load(ctrl, SEQ) === seq) Atomics.store(interrupt, 0, 2);
+      }
+    };
+
+    worker.onmessage = (e) => {
+      const msg = e.data as Message;
+      if (msg.token !== token || !alive) return;
+      if (msg.type === "result") {
+        budgets.delete(msg.id as number);
+        let outcomes: TestOutcome[];
+        try {
+          const raw = JSON.parse(msg.results as string) as [unknown, unknown][];
+          outcomes = raw.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) || 0 }));
+        } catch {
+          die(CRASH, 0);
+          return;
+        }
+        events.result(msg.id as number, outcomes);
+      } else if (msg.type === "idle") {
+        clearInterval(timer);
+        timer = undefined;
+        events.idle(msg.memory as number);
+      } else if (msg.type === "fault") {
+        const interruptedNow = Atomics.load(ctrl, INTR) === Atomics.load(ctrl, SEQ);
+        die(interruptedNow ? "TIMEOUT" : CRASH, performance.now() - phaseStart);
+      }
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      die(CRASH, performance.now() - phaseStart);
+    };
+    // A worker that closes itself (self.close() from a snippet) just goes quiet:
+    // the watch above kills it for time.
+
+    return {
+      send(jobs: WireJob[]) {
+        if (!alive) throw new Error("send to a dead Pyodide worker");
+        for (const j of jobs) budgets.set(j.id, (j.tests.length - j.start + 1) * hard);
+        lastSeq = -1;
+        lastJob = 0;
+        clearInterval(timer);
+        timer = setInterval(watch, tick);
+        worker.postMessage({
+          type: "batch",
+          jobs: jobs.map((j) => ({
+            id: j.id,
+            setup: j.setup,
+            code: j.code,
+            tests: j.tests,
+            start: j.start,
+          })),
+        });
+      },
+      kill() {
+        alive = false;
+        clearInterval(timer);
+        worker.terminate();
+      },
+    };
+  };
+}

@@ -1,0 +1,113 @@
+/// <reference no-default-lib="true" />
+/// <reference lib="deno.worker" />
+/**
+ * One Pyodide instance in a Deno worker whose permissions allow reading the
+ * Pyodide files and nothing else. Speaks to `pyodide_pool.ts` by messages and
+ * a shared control block (see `CTRL` there) the main thread watches for hangs.
+ */
+import { loadPyodide, type PyodideAPI } from "pyodide";
+
+// Indices into the shared Int32 control block; must match pyodide_pool.ts.
+const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, TEXT_OFFSET = 32;
+
+// Captured before any snippet runs: snippets can reach the global scope (via
+// run_js), not this module's bindings, so they cannot forge our messages.
+const post = self.postMessage.bind(self);
+let token = "";
+let ctrl: Int32Array;
+let text: Uint8Array;
+let interrupt: Int32Array;
+let py: PyodideAPI;
+let run: ((setup: string, code: string, tests: string, start: number) => string) | undefined;
+const encoder = new TextEncoder();
+
+/**
+ * Called by the driver between phases (load, then each test): records the
+ * finished phase where the main thread can read it after a kill, and turns
+ * its outcome into TIMEOUT when the main thread interrupted that phase.
+ */
+function step(index: number, prev: string | undefined, ms: number): string | undefined {
+  const seq = Atomics.load(ctrl, SEQ);
+  if (Atomics.load(ctrl, INTR) === seq && Atomics.load(ctrl, PHASE) !== -2) prev = "TIMEOUT";
+  if (Atomics.load(ctrl, PHASE) >= 0) {
+    const used = Atomics.load(ctrl, TEXT_LEN);
+    const { written } = encoder.encodeInto(`${prev}\t${ms}\n`, text.subarray(used));
+    Atomics.store(ctrl, TEXT_LEN, used + (written ?? 0));
+  }
+  Atomics.store(ctrl, PHASE, index);
+  Atomics.store(interrupt, 0, 0);
+  Atomics.store(ctrl, SEQ, seq + 1);
+  return prev;
+}
+
+interface Init {
+  type: "init";
+  token: string;
+  indexURL: string;
+  driver: string;
+  ctrl: SharedArrayBuffer;
+  interrupt: SharedArrayBuffer;
+  snapshot?: Uint8Array;
+  makeSnapshot?: boolean;
+}
+
+interface Batch {
+  type: "batch";
+  jobs: { id: number; setup: string; code: string; tests: string[]; start: number }[];
+}
+
+async function init(msg: Init): Promise<void> {
+  token = msg.token;
+  ctrl = new Int32Array(msg.ctrl);
+  text = new Uint8Array(msg.ctrl, TEXT_OFFSET * 4);
+  interrupt = new Int32Array(msg.interrupt);
+  py = await loadPyodide({
+    indexURL: msg.indexURL,
+    stdout: () => {},
+    stderr: () => {},
+    _makeSnapshot: msg.makeSnapshot,
+    _loadSnapshot: msg.snapshot,
+  });
+  if (!msg.snapshot) py.runPython(msg.driver);
+  if (msg.makeSnapshot) {
+    const bytes = py.makeMemorySnapshot();
+    post({ type: "snapshot", token, bytes }, [bytes.buffer as ArrayBuffer]);
+    return;
+  }
+  py.setInterruptBuffer(interrupt);
+  const install = py.globals.get("pyodide_install");
+  run = install(step);
+  install.destroy();
+  post({ type: "ready", token });
+}
+
+function runBatch(msg: Batch): void {
+  for (const job of msg.jobs) {
+    Atomics.store(ctrl, JOB, job.id);
+    Atomics.store(ctrl, TEXT_LEN, 0);
+    Atomics.store(ctrl, PHASE, -1);
+    let results: string;
+    try {
+      results = run!(job.setup, job.code, JSON.stringify(job.tests), job.start);
+    } catch (e) {
+      // The driver itself failed (e.g. an interrupt landed in its bookkeeping):
+      // report where, and let the pool replace this worker.
+      post({ type: "fault", token, id: job.id, error: String((e as Error)?.message ?? e) });
+      return;
+    }
+    post({ type: "result", token, id: job.id, results });
+  }
+  Atomics.store(ctrl, JOB, 0);
+  // Pyodide keeps its Emscripten module on a private field; its heap size is the footprint.
+  const heap = (py as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8;
+  post({ type: "idle", token, memory: heap.byteLength });
+}
+
+self.addEventListener("message", (e: MessageEvent) => {
+  const msg = e.data as Init | Batch;
+  if (msg.type === "init") {
+    init(msg).catch((err) => post({ type: "failed", error: String(err?.stack ?? err) }));
+  } else if (msg.type === "batch") {
+    runBatch(msg);
+  }
+});

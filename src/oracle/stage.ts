@@ -1,0 +1,324 @@
+import { readRows, type TableSpec, writeTable } from "../io/arrow_table.ts";
+import { tablePath } from "../io/paths.ts";
+import { type Reject, summarizeRejects, writeRejects } from "../io/rejects.ts";
+import { sha256Hex } from "../io/hash.ts";
+import { CORPUS, EXECUTIONS, QUERIES } from "../tables/schema.ts";
+import { allPass, type TestOutcome, timeoutOnly } from "./outcome.ts";
+import type { Runtime } from "./pool.ts";
+import { runSuites, type RunSuitesReport, type SuiteJob } from "./run_suites.ts";
+
+/** The oracle's gate counts, long form: one row per (gate, source). */
+export const VALIDATION: TableSpec = {
+  gate: "utf8", // e.g. canonical_pass, equivalent, tasks_with_distractors:4, bug_type:off_by_one
+  source: "utf8", // a task source, or "all"
+  count: "int32",
+};
+
+/** Distractors kept per task, at most. */
+export const MAX_DISTRACTORS = 4;
+
+interface TaskRow {
+  task_id: string;
+  source: string;
+  domain: string;
+  query: string;
+  entry_point: string;
+  canonical: string;
+  setup: string | null;
+  tests: string[] | null;
+}
+
+interface MutantRow {
+  snippet_id: string;
+  task_id: string;
+  bug_type: string;
+  operator: string;
+  order: number;
+  line: number;
+  before: string;
+  after: string;
+  code: string;
+  code_sha256: string;
+}
+
+/** Options of {@link runOracleStage}. */
+export interface OracleStageOptions {
+  runtime?: Runtime;
+  workers?: number;
+  timeoutMs?: number;
+  maxDistractors?: number;
+  quiet?: boolean;
+}
+
+/** One validation count. */
+export interface GateCount {
+  gate: string;
+  source: string;
+  count: number;
+}
+
+/** What {@link runOracleStage} wrote and counted. */
+export interface OracleStageResult {
+  runtime: string;
+  timeoutMs: number;
+  validation: GateCount[];
+  rejects: number;
+  rejectSummary: string;
+  run: RunSuitesReport;
+  tables: Record<string, string>;
+}
+
+function firstBad(outcomes: readonly TestOutcome[]): string {
+  const i = outcomes.findIndex((o) => o.outcome !== "pass");
+  return i < 0 ? "no tests" : `test ${i} ${outcomes[i].outcome}`;
+}
+
+function differs(a: readonly TestOutcome[], b: readonly TestOutcome[]): string | null {
+  if (a.length !== b.length) return `${a.length} vs ${b.length} outcomes`;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].outcome !== b[i].outcome) return `test ${i} ${a[i].outcome} vs ${b[i].outcome}`;
+  }
+  return null;
+}
+
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Execute every canonical (twice) and every candidate mutant, apply the gates,
+ * and write `executions`, `queries`, `corpus`, `validation` and the oracle's
+ * rejects. A canonical failing any test or differing between its two runs
+ * rejects its task; a candidate passing every test is an equivalent mutant
+ * and is dropped; a candidate failing only by TIMEOUT is kept but flagged. Up
+ * to `maxDistractors` verified candidates per task are kept, lowest `order`
+ * first.
+ */
+export async function runOracleStage(options: OracleStageOptions = {}): Promise<OracleStageResult> {
+  const runtime = options.runtime ?? "pyodide";
+  const timeoutMs = options.timeoutMs ?? 1000;
+  const maxDistractors = options.maxDistractors ?? MAX_DISTRACTORS;
+  const tasks = await readRows<TaskRow>(tablePath("tasks"));
+  const mutants = await readRows<MutantRow>(tablePath("mutants"));
+  const taskById = new Map<string, TaskRow>();
+  for (const t of tasks) {
+    if (taskById.has(t.task_id)) {
+      throw new Error(`${tablePath("tasks")}: duplicate task_id ${t.task_id}`);
+    }
+    taskById.set(t.task_id, t);
+  }
+
+  const rejects: Reject[] = [];
+  const mutantsByTask = new Map<string, MutantRow[]>();
+  for (const m of mutants) {
+    if (!taskById.has(m.task_id)) {
+      rejects.push({
+        stage: "oracle",
+        source: "",
+        locator: m.snippet_id,
+        reason: `unknown_task: ${m.task_id} is not in tasks`,
+      });
+      continue;
+    }
+    const list = mutantsByTask.get(m.task_id) ?? [];
+    list.push(m);
+    mutantsByTask.set(m.task_id, list);
+  }
+  for (const list of mutantsByTask.values()) {
+    list.sort((a, b) => a.order - b.order || byString(a.snippet_id, b.snippet_id));
+  }
+
+  // Jobs: canonical run 1 and 2 per task, then every candidate.
+  const jobs: SuiteJob[] = [];
+  const canonicalAt = new Map<string, [number, number]>();
+  const mutantAt = new Map<string, number>();
+  for (const t of tasks) {
+    const tests = t.tests ?? [];
+    const setup = t.setup ?? "";
+    canonicalAt.set(t.task_id, [jobs.length, jobs.length + 1]);
+    jobs.push({ setup, code: t.canonical, tests, rep: 0 });
+    jobs.push({ setup, code: t.canonical, tests, rep: 1 });
+    for (const m of mutantsByTask.get(t.task_id) ?? []) {
+      mutantAt.set(m.snippet_id, jobs.length);
+      jobs.push({ setup, code: m.code, tests });
+    }
+  }
+  const { results, report } = await runSuites(jobs, {
+    runtime,
+    workers: options.workers,
+    timeoutMs,
+    quiet: options.quiet,
+  });
+
+  const counts = new Map<string, number>();
+  const count = (gate: string, source: string, n = 1) => {
+    for (const s of [source, "all"]) {
+      const key = `${gate}\u0000${s}`;
+      counts.set(key, (counts.get(key) ?? 0) + n);
+    }
+  };
+  const queries: Record<string, unknown>[] = [];
+  const corpus: Record<string, unknown>[] = [];
+  for (const t of tasks) {
+    const src = t.source;
+    const muts = mutantsByTask.get(t.task_id) ?? [];
+    count("tasks_in", src);
+    count("candidates_in", src, muts.length);
+    const [i1, i2] = canonicalAt.get(t.task_id)!;
+    const first = results[i1].outcomes;
+    const second = results[i2].outcomes;
+    const reject = (reason: string) =>
+      rejects.push({ stage: "oracle", source: src, locator: t.task_id, reason });
+    if (!allPass(first)) {
+      count("canonical_fail", src);
+      reject(`canonical_fails: ${firstBad(first)}`);
+      continue;
+    }
+    const flaky = differs(first, second);
+    if (flaky !== null) {
+      count("canonical_flaky", src);
+      reject(`flaky_canonical: ${flaky} between two runs`);
+      continue;
+    }
+    count("canonical_pass", src);
+    count("candidates_of_kept_tasks", src, muts.length);
+    const kept: { m: MutantRow; timeoutOnly: boolean }[] = [];
+    for (const m of muts) {
+      const outcomes = results[mutantAt.get(m.snippet_id)!].outcomes;
+      if (allPass(outcomes)) {
+        count("equivalent", src);
+        rejects.push({
+          stage: "oracle",
+          source: src,
+          locator: m.snippet_id,
+          reason: "equivalent_mutant: passes every test",
+        });
+        continue;
+      }
+      count("verified", src);
+      const flagged = timeoutOnly(outcomes);
+      if (flagged) count("verified_timeout_only", src);
+      if (kept.length >= maxDistractors) {
+        count("surplus", src);
+        rejects.push({
+          stage: "oracle",
+          source: src,
+          locator: m.snippet_id,
+          reason: `surplus: verified, beyond the first ${maxDistractors} by order`,
+        });
+        continue;
+      }
+      kept.push({ m, timeoutOnly: flagged });
+    }
+    count("tasks_kept", src);
+    count(`tasks_with_distractors:${kept.length}`, src);
+    count("distractors_kept", src, kept.length);
+    for (const k of kept) {
+      count(`bug_type:${k.m.bug_type}`, src);
+      if (k.timeoutOnly) count("distractors_timeout_only", src);
+    }
+    const correctId = `${t.task_id}#c`;
+    queries.push({
+      query_id: t.task_id,
+      task_id: t.task_id,
+      source: src,
+      domain: t.domain,
+      query: t.query,
+      entry_point: t.entry_point,
+      tests: t.tests ?? [],
+      correct_ids: [correctId],
+      distractor_ids: kept.map((k) => k.m.snippet_id),
+    });
+    corpus.push({
+      corpus_id: correctId,
+      task_id: t.task_id,
+      source: src,
+      domain: t.domain,
+      label: "correct",
+      bug_type: null,
+      operator: null,
+      line: null,
+      before: null,
+      after: null,
+      timeout_only: false,
+      code: t.canonical,
+      code_sha256: sha256Hex(t.canonical),
+    });
+    for (const { m, timeoutOnly: flagged } of kept) {
+      corpus.push({
+        corpus_id: m.snippet_id,
+        task_id: t.task_id,
+        source: src,
+        domain: t.domain,
+        label: "incorrect",
+        bug_type: m.bug_type,
+        operator: m.operator,
+        line: m.line,
+        before: m.before,
+        after: m.after,
+        timeout_only: flagged,
+        code: m.code,
+        code_sha256: m.code_sha256,
+      });
+    }
+  }
+  // Every distractor-count bucket appears, even when empty.
+  for (let n = 0; n <= maxDistractors; n++) count(`tasks_with_distractors:${n}`, "all", 0);
+
+  // Executions: one row per (suite, test) of each first run, deduplicated.
+  const executions: Record<string, unknown>[] = [];
+  const seen = new Set<string>();
+  for (const [i, job] of jobs.entries()) {
+    if ((job.rep ?? 0) !== 0) continue;
+    const r = results[i];
+    const key = `${r.codeSha}:${r.testsSha}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const [index, o] of r.outcomes.entries()) {
+      executions.push({
+        code_sha256: r.codeSha,
+        tests_sha256: r.testsSha,
+        runtime: report.runtime,
+        test_index: index,
+        outcome: o.outcome,
+        ms: o.ms,
+      });
+    }
+  }
+  executions.sort((a, b) =>
+    byString(a.code_sha256 as string, b.code_sha256 as string) ||
+    byString(a.tests_sha256 as string, b.tests_sha256 as string) ||
+    (a.test_index as number) - (b.test_index as number)
+  );
+  queries.sort((a, b) => byString(a.query_id as string, b.query_id as string));
+  corpus.sort((a, b) =>
+    byString(a.task_id as string, b.task_id as string) ||
+    byString(a.corpus_id as string, b.corpus_id as string)
+  );
+  const validation: GateCount[] = [...counts.entries()].map(([key, n]) => {
+    const [gate, source] = key.split("\u0000");
+    return { gate, source, count: n };
+  }).sort((a, b) => byString(a.source, b.source) || byString(a.gate, b.gate));
+  rejects.sort((a, b) => byString(a.locator, b.locator) || byString(a.reason, b.reason));
+
+  const metadata = { runtime: report.runtime, timeout_ms: String(timeoutMs) };
+  const tables: Record<string, string> = {
+    executions: await writeTable("executions", executions, EXECUTIONS, { metadata }),
+    queries: await writeTable("queries", queries, QUERIES, { metadata }),
+    corpus: await writeTable("corpus", corpus, CORPUS, { metadata }),
+    validation: await writeTable(
+      "validation",
+      validation as unknown as Record<string, unknown>[],
+      VALIDATION,
+      { metadata },
+    ),
+  };
+  await writeRejects("oracle", rejects);
+  return {
+    runtime: report.runtime,
+    timeoutMs,
+    validation,
+    rejects: rejects.length,
+    rejectSummary: summarizeRejects(rejects),
+    run: report,
+    tables,
+  };
+}

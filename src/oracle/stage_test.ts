@@ -1,0 +1,180 @@
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { readRows, writeTable } from "../io/arrow_table.ts";
+import { sha256Hex } from "../io/hash.ts";
+import { MUTANTS, TASKS } from "../tables/schema.ts";
+import { runOracleStage } from "./stage.ts";
+
+const ADD = "def add(a, b):\n    return a + b\n";
+const ADD_TESTS = ["assert add(1, 2) == 3", "assert add(0, 0) == 0", "assert add(-2, 5) == 3"];
+
+function task(id: string, canonical: string, tests: string[]) {
+  return {
+    task_id: `builtin/${id}`,
+    source: "builtin",
+    source_id: id,
+    domain: "math_numerical",
+    domain_inferred: false,
+    query: `task ${id}`,
+    entry_point: "f",
+    canonical,
+    setup: "",
+    tests,
+    extra_tests: [],
+    locator: `tasks.jsonl:${id}`,
+  };
+}
+
+function mutant(taskId: string, order: number, bugType: string, code: string) {
+  return {
+    snippet_id: `${taskId}#m${order}`,
+    task_id: taskId,
+    bug_type: bugType,
+    operator: "op",
+    extension: false,
+    order,
+    line: 2,
+    column: 5,
+    before: "    return a + b",
+    after: code.split("\n")[1] ?? "",
+    code,
+    code_sha256: sha256Hex(code),
+  };
+}
+
+async function fixture(out: string): Promise<void> {
+  Deno.env.set("EXECRET_OUT", out);
+  // The flaky canonical counts its own runs in a place a job cannot reset
+  // (the interpreter's sys module), so its second run in the same worker fails.
+  const flaky = "import sys\nsys.execret_runs = getattr(sys, 'execret_runs', 0) + 1\n" +
+    "def f():\n    return sys.execret_runs\n";
+  await writeTable("tasks", [
+    task("add", ADD, ADD_TESTS),
+    task("bad", "def f(x):\n    return x\n", ["assert f(1) == 1", "assert f(2) == 3"]),
+    task("flaky", flaky, ["assert f() == 1"]),
+    task("lonely", "def f():\n    return 1\n", ["assert f() == 1"]),
+  ], TASKS);
+  const id = "builtin/add";
+  await writeTable("mutants", [
+    // Listed out of order on purpose: the stage keeps by `order`.
+    mutant(id, 5, "wrong_operator", "def add(a, b):\n    return a * b\n"),
+    mutant(id, 0, "swap_arguments", "def add(a, b):\n    return b + a\n"), // equivalent
+    mutant(id, 1, "off_by_one", "def add(a, b):\n    return a + b + 1\n"),
+    mutant(
+      id,
+      2,
+      "remove_edge_case_check",
+      "def add(a, b):\n    while a == -2:\n        pass\n    return a + b\n",
+    ), // fails only by TIMEOUT
+    mutant(id, 3, "wrong_operator", "def add(a, b):\n    return a - b\n"),
+    mutant(id, 4, "wrong_comparison", "def add(a, b):\n    return a + b if a < 0 else a / 0\n"),
+    mutant("builtin/missing", 0, "off_by_one", "def f():\n    return 2\n"),
+  ], MUTANTS);
+}
+
+async function tableBytes(out: string): Promise<Record<string, Uint8Array>> {
+  const names = ["executions", "queries", "corpus", "validation", "rejects_oracle"];
+  return Object.fromEntries(
+    await Promise.all(
+      names.map(async (n) => [n, await Deno.readFile(join(out, "tables", `${n}.arrow`))]),
+    ),
+  );
+}
+
+Deno.test({
+  name: "oracle stage: gates, kept distractors, rejects, cache resume, byte-identical rerun",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const out = await Deno.makeTempDir({ prefix: "execret_oracle_stage_" });
+    const previous = Deno.env.get("EXECRET_OUT");
+    try {
+      await fixture(out);
+      const options = { runtime: "native" as const, workers: 1, timeoutMs: 300, quiet: true };
+      const first = await runOracleStage(options);
+      ok(first.run.executed > 0);
+      const count = (gate: string) =>
+        first.validation.find((v) => v.gate === gate && v.source === "all")?.count ?? 0;
+      assertEquals(
+        [
+          "tasks_in",
+          "canonical_fail",
+          "canonical_flaky",
+          "canonical_pass",
+          "equivalent",
+          "verified",
+        ]
+          .map(count),
+        [4, 1, 1, 2, 1, 5],
+      );
+      assertEquals(
+        [4, 3, 2, 1, 0].map((n) => count(`tasks_with_distractors:${n}`)),
+        [1, 0, 0, 0, 1],
+      );
+      assertEquals([count("surplus"), count("distractors_timeout_only")], [1, 1]);
+      assertEquals(count("bug_type:wrong_operator"), 1);
+
+      const queries = await readRows<
+        { query_id: string; correct_ids: string[]; distractor_ids: string[] }
+      >(
+        join(out, "tables", "queries.arrow"),
+      );
+      assertEquals(queries.map((q) => [q.query_id, q.correct_ids, q.distractor_ids]), [
+        ["builtin/add", ["builtin/add#c"], [1, 2, 3, 4].map((i) => `builtin/add#m${i}`)],
+        ["builtin/lonely", ["builtin/lonely#c"], []],
+      ]);
+      const corpus = await readRows<{ corpus_id: string; label: string; timeout_only: boolean }>(
+        join(out, "tables", "corpus.arrow"),
+      );
+      assertEquals(corpus.map((c) => [c.corpus_id, c.label, c.timeout_only]), [
+        ["builtin/add#c", "correct", false],
+        ["builtin/add#m1", "incorrect", false],
+        ["builtin/add#m2", "incorrect", true],
+        ["builtin/add#m3", "incorrect", false],
+        ["builtin/add#m4", "incorrect", false],
+        ["builtin/lonely#c", "correct", false],
+      ]);
+      const rejects = await readRows<{ locator: string; reason: string }>(
+        join(out, "tables", "rejects_oracle.arrow"),
+      );
+      assertEquals(rejects.map((r) => [r.locator, r.reason]), [
+        ["builtin/add#m0", "equivalent_mutant: passes every test"],
+        ["builtin/add#m5", "surplus: verified, beyond the first 4 by order"],
+        ["builtin/bad", "canonical_fails: test 1 FAIL"],
+        ["builtin/flaky", "flaky_canonical: test 0 pass vs FAIL between two runs"],
+        ["builtin/missing#m0", "unknown_task: builtin/missing is not in tasks"],
+      ]);
+      const executions = await readRows<{ outcome: string; test_index: number }>(
+        join(out, "tables", "executions.arrow"),
+      );
+      ok(executions.some((e) => e.outcome === "TIMEOUT"));
+
+      // A rerun executes nothing and writes the same bytes.
+      const before = await tableBytes(out);
+      const second = await runOracleStage(options);
+      assertEquals(second.run.executed, 0);
+      assertEquals(await tableBytes(out), before);
+
+      // A run killed mid-write leaves a torn last line: it is ignored, and only
+      // that suite runs again.
+      const cacheFile = join(out, "cache", "executions", `${first.runtime}-t300.jsonl`);
+      const text = await Deno.readTextFile(cacheFile);
+      const lines = text.trimEnd().split("\n");
+      // Tear a plain (first-run) suite: drop its line and leave a torn copy at the end.
+      const victim = lines.findIndex((l) => !(JSON.parse(l).k as string).endsWith(":1"));
+      const torn = lines[victim].slice(0, 20);
+      lines.splice(victim, 1);
+      await Deno.writeTextFile(cacheFile, [...lines, torn].join("\n"));
+      const third = await runOracleStage(options);
+      assertEquals(third.run.executed, 1);
+      const after = await tableBytes(out);
+      for (const name of ["queries", "corpus", "validation", "rejects_oracle"]) {
+        assertEquals(after[name], before[name], name);
+      }
+    } finally {
+      if (previous === undefined) Deno.env.delete("EXECRET_OUT");
+      else Deno.env.set("EXECRET_OUT", previous);
+      await Deno.remove(out, { recursive: true });
+    }
+  },
+});

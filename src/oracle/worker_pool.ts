@@ -1,0 +1,264 @@
+import { CRASH, type Job, type Outcome, type TestOutcome } from "./outcome.ts";
+
+/** A job as sent to a worker: which tests to run, from which index. */
+export interface WireJob {
+  id: number;
+  setup: string;
+  code: string;
+  tests: string[];
+  /** First test index to run (after a kill, the tests before it are already known). */
+  start: number;
+  /** Report progress after every phase (native runtime, after a kill it could not place). */
+  careful: boolean;
+}
+
+/** What a slot knows when its worker died or was killed in the middle of a job. */
+export interface DeathReport {
+  /** The job in progress, or null when the worker died between jobs. */
+  id: number | null;
+  /** -1 while loading setup + code; a test index; null when unknown. */
+  phase: number | null;
+  /** Outcomes of the tests of that job finished before the death, from `start` on. */
+  partial: TestOutcome[];
+  /** TIMEOUT when killed for time, ERROR:Crash when the worker died on its own. */
+  outcome: Outcome;
+  ms: number;
+}
+
+/** Callbacks a slot uses to report to its pool. */
+export interface SlotEvents {
+  result(id: number, outcomes: TestOutcome[]): void;
+  /** The batch is done; `memoryBytes` is the worker's current footprint when known. */
+  idle(memoryBytes: number): void;
+  /** The worker is gone (the slot already terminated it); the pool respawns. */
+  dead(report: DeathReport): void;
+}
+
+/** One worker as the pool sees it. */
+export interface Slot {
+  send(jobs: WireJob[]): void;
+  kill(): void;
+}
+
+/** Starts a worker; resolves once it is ready for jobs. */
+export type SlotFactory = (events: SlotEvents) => Promise<Slot>;
+
+interface Pending {
+  id: number;
+  job: Job;
+  start: number;
+  careful: boolean;
+  done: TestOutcome[];
+  resolve(outcomes: TestOutcome[]): void;
+  reject(error: Error): void;
+}
+
+interface SlotState {
+  slot: Slot | null;
+  busy: Pending[];
+  restarting: boolean;
+}
+
+/** Counters a pool keeps for reports and tests. */
+export interface PoolStats {
+  jobs: number;
+  kills: number;
+  crashes: number;
+  recycles: number;
+  respawnMs: number[];
+}
+
+/**
+ * Schedules jobs over a fixed number of worker slots: batches jobs per
+ * message, respawns a slot whose worker died, re-queues the unfinished part
+ * of the job it died in, and recycles a worker whose memory grew too far.
+ */
+export class WorkerPool {
+  readonly stats: PoolStats = { jobs: 0, kills: 0, crashes: 0, recycles: 0, respawnMs: [] };
+  #queue: Pending[] = [];
+  #slots: SlotState[] = [];
+  #nextId = 1;
+  #closed = false;
+  #pumpScheduled = false;
+
+  constructor(
+    private readonly factory: SlotFactory,
+    private readonly size: number,
+    private readonly options: { batchMax: number; memoryLimitBytes: number },
+  ) {}
+
+  /** Start every slot (in parallel). */
+  async start(): Promise<void> {
+    this.#slots = Array.from({ length: this.size }, () => ({
+      slot: null,
+      busy: [],
+      restarting: true,
+    }));
+    await Promise.all(this.#slots.map((s) => this.#spawn(s)));
+  }
+
+  /** Queue one snippet's suite; resolves with one outcome per test. */
+  run(job: Job): Promise<TestOutcome[]> {
+    if (this.#closed) return Promise.reject(new Error("oracle pool is closed"));
+    if (job.tests.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.#queue.push({
+        id: this.#nextId++,
+        job,
+        start: 0,
+        careful: false,
+        done: [],
+        resolve,
+        reject,
+      });
+      this.#schedulePump();
+    });
+  }
+
+  /** Terminate every worker; pending jobs reject. */
+  close(): void {
+    this.#closed = true;
+    for (const s of this.#slots) {
+      s.slot?.kill();
+      s.slot = null;
+      for (const p of s.busy) p.reject(new Error("oracle pool closed"));
+      s.busy = [];
+    }
+    for (const p of this.#queue) p.reject(new Error("oracle pool closed"));
+    this.#queue = [];
+  }
+
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    // A burst of run() calls lands in the queue before the first batch is cut.
+    queueMicrotask(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    if (this.#closed) return;
+    const idle = this.#slots.filter((s) => s.slot && !s.restarting && s.busy.length === 0);
+    for (const s of idle) {
+      if (this.#queue.length === 0) return;
+      const share = Math.ceil(this.#queue.length / idle.length);
+      const n = Math.max(1, Math.min(this.options.batchMax, share));
+      const batch: Pending[] = [];
+      while (batch.length < n && this.#queue.length > 0) {
+        const next = this.#queue[0];
+        // A careful job travels alone: it is the one that hung a worker before.
+        if (next.careful && batch.length > 0) break;
+        batch.push(this.#queue.shift()!);
+        if (next.careful) break;
+      }
+      s.busy = batch;
+      s.slot!.send(batch.map((p) => ({
+        id: p.id,
+        setup: p.job.setup,
+        code: p.job.code,
+        tests: p.job.tests,
+        start: p.start,
+        careful: p.careful,
+      })));
+    }
+  }
+
+  async #spawn(state: SlotState): Promise<void> {
+    state.restarting = true;
+    const t0 = performance.now();
+    for (let attempt = 0;; attempt++) {
+      try {
+        const slot = await this.factory(this.#events(state));
+        if (this.#closed) {
+          slot.kill();
+          return;
+        }
+        state.slot = slot;
+        break;
+      } catch (e) {
+        if (attempt >= 2 || this.#closed) {
+          const error = new Error(`oracle worker failed to start: ${(e as Error).message}`);
+          for (const p of this.#queue) p.reject(error);
+          this.#queue = [];
+          throw error;
+        }
+      }
+    }
+    this.stats.respawnMs.push(performance.now() - t0);
+    state.restarting = false;
+    this.#schedulePump();
+  }
+
+  #events(state: SlotState): SlotEvents {
+    return {
+      result: (id, outcomes) => {
+        const i = state.busy.findIndex((p) => p.id === id);
+        if (i < 0) return;
+        const [p] = state.busy.splice(i, 1);
+        this.stats.jobs++;
+        p.resolve([...p.done, ...outcomes]);
+      },
+      idle: (memoryBytes) => {
+        // Jobs a worker never answered (it should not happen) go back to the queue.
+        this.#queue.unshift(...state.busy);
+        state.busy = [];
+        if (memoryBytes > this.options.memoryLimitBytes && !this.#closed) {
+          this.stats.recycles++;
+          state.slot?.kill();
+          state.slot = null;
+          this.#spawn(state).catch(() => {});
+          return;
+        }
+        this.#schedulePump();
+      },
+      dead: (report) => {
+        if (this.#closed) return;
+        if (report.outcome === CRASH) this.stats.crashes++;
+        else this.stats.kills++;
+        state.slot = null;
+        const requeue: Pending[] = [];
+        for (const p of state.busy) {
+          if (p.id !== report.id) {
+            requeue.push(p);
+            continue;
+          }
+          p.done.push(...report.partial);
+          const n = p.job.tests.length;
+          if (report.phase === null) {
+            // Native runtime: it hung somewhere in this job; find where, carefully.
+            if (p.careful) {
+              while (p.done.length < n) p.done.push({ outcome: report.outcome, ms: report.ms });
+              this.stats.jobs++;
+              p.resolve(p.done);
+            } else {
+              p.careful = true;
+              requeue.push(p);
+            }
+          } else if (report.phase < 0) {
+            while (p.done.length < n) p.done.push({ outcome: report.outcome, ms: report.ms });
+            this.stats.jobs++;
+            p.resolve(p.done);
+          } else {
+            // Tests before the phase whose results were lost are simply re-run.
+            if (p.done.length > report.phase) p.done.length = report.phase;
+            if (p.done.length === report.phase) {
+              p.done.push({ outcome: report.outcome, ms: report.ms });
+            }
+            if (p.done.length >= n) {
+              this.stats.jobs++;
+              p.resolve(p.done);
+            } else {
+              p.start = p.done.length;
+              requeue.push(p);
+            }
+          }
+        }
+        state.busy = [];
+        this.#queue.unshift(...requeue);
+        this.#spawn(state).catch(() => {});
+      },
+    };
+  }
+}

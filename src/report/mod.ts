@@ -9,3 +9,4 @@ export * from "./queries.ts";
 export * from "./examples.ts";
 export * from "./pivot.ts";
 export * from "./rows.ts";
+export * from "./headline.ts";

@@ -54,6 +54,26 @@ FROM c LEFT JOIN d ON c.config = d.config AND c.query_id = d.query_id
 GROUP BY c.config
 ORDER BY c.config`;
 
+/**
+ * The scoring stage's exact diagnostics, aggregated with intervals by the
+ * stats stage: the share of rank-1 misses that are the query's own
+ * distractors (over missed queries) and the share of queries whose canonical
+ * scores below one of its distractors. Unlike the rankings-based queries
+ * above, these see distractors below rank 10 too; pages prefer them.
+ */
+export const SHARES_SQL = `
+SELECT config, metric, value, ci_low, ci_high, n
+FROM metrics
+WHERE metric IN ('miss_own_distractor', 'below_distractor')
+ORDER BY config, metric`;
+
+/** Fool rate per config and bug type from the stats stage (mean per-query share, with interval). */
+export const OUTRANK_SQL = `
+SELECT config, substr(metric, 9) AS bug_type, value AS fool_rate, ci_low, ci_high, n
+FROM metrics
+WHERE metric LIKE 'outrank:%'
+ORDER BY config, bug_type`;
+
 /** Long rows of the leaderboard metrics at one k ($1). */
 export const LEADERBOARD_SQL = `
 SELECT config, metric, k, value, ci_low, ci_high, n
@@ -83,14 +103,14 @@ FROM rankings WHERE label = 'correct' AND own_task
 GROUP BY config, least(rank, 11)
 ORDER BY config, rank`;
 
-/** Per (config, query): canonical score minus its best-scoring own distractor. */
+/**
+ * Per (config, query): canonical score minus its best-scoring own distractor,
+ * from the `margins` table (the `margin` rows of per_query, cut at build time).
+ */
 export const MARGIN_SQL = `
-WITH c AS (SELECT config, query_id, score FROM rankings WHERE label = 'correct' AND own_task),
-     d AS (SELECT config, query_id, max(score) AS best
-           FROM rankings WHERE label = 'incorrect' AND own_task GROUP BY config, query_id)
-SELECT c.config, c.query_id, c.score - d.best AS margin
-FROM c JOIN d ON c.config = d.config AND c.query_id = d.query_id
-ORDER BY c.config, c.query_id`;
+SELECT config, query_id, value AS margin
+FROM margins WHERE metric = 'margin'
+ORDER BY config, query_id`;
 
 /**
  * Fool rate per config and bug type: of a query's own distractors of that
@@ -195,6 +215,8 @@ export const REPORT_QUERIES: Record<string, { sql: string; params?: (string | nu
   HEADLINE_SQL: { sql: HEADLINE_SQL },
   MISS_SHARE_SQL: { sql: MISS_SHARE_SQL },
   CANONICAL_BELOW_SQL: { sql: CANONICAL_BELOW_SQL },
+  SHARES_SQL: { sql: SHARES_SQL },
+  OUTRANK_SQL: { sql: OUTRANK_SQL },
   LEADERBOARD_SQL: { sql: LEADERBOARD_SQL, params: [1] },
   KS_SQL: { sql: KS_SQL },
   BREAKDOWN_SQL: { sql: BREAKDOWN_SQL, params: ["domain", 1] },

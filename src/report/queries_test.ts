@@ -33,6 +33,8 @@ Deno.test("report SQL agrees with the fixture tables", async (t) => {
     toParquet(toIpcStream(tableFromRows(outcomes, SNIPPET_OUTCOMES))),
   );
   const db = await openRunDatabase(join(out, "parquet"));
+  // So is the margins cut of per_query.
+  await runSql(db, "CREATE VIEW margins AS SELECT * FROM per_query WHERE metric = 'margin'");
   const rankings = await readRows<Ranked>(join(out, "tables", "rankings.arrow"));
   try {
     await t.step("every report query and example runs and returns rows", async () => {
@@ -84,6 +86,26 @@ Deno.test("report SQL agrees with the fixture tables", async (t) => {
         assertEquals(below[i].below, n);
         assertEquals(below[i].queries, queries.length);
       }
+    });
+
+    await t.step("shares and fool rates come from the stats stage's metrics", async () => {
+      const metrics = await tableRows<Record<string, unknown>>("metrics");
+      const shares = (await runSql(db, Q.SHARES_SQL)).rows;
+      const expected = metrics.filter((m) =>
+        m.metric === "miss_own_distractor" || m.metric === "below_distractor"
+      );
+      assertEquals(shares.length, expected.length);
+      const outrank = (await runSql(db, Q.OUTRANK_SQL)).rows;
+      for (const o of outrank) {
+        const m = metrics.find((x) =>
+          x.config === o.config && x.metric === `outrank:${o.bug_type}`
+        );
+        assertEquals(o.fool_rate, m?.value);
+      }
+      assertEquals(
+        outrank.length,
+        metrics.filter((m) => String(m.metric).startsWith("outrank:")).length,
+      );
     });
 
     await t.step("fool rate counts own distractors ranked above the canonical", async () => {

@@ -98,10 +98,11 @@ Deno.test({
         assertEquals(await card("best-config").innerText(), best.config);
         assertEquals(await card("best-exec1").innerText(), fmt(best.value as number));
         assertEquals(await card("best-exec-top").innerText(), fmt(top.value as number));
-        const first = rankings.filter((r) => r.config === best.config && r.rank === 1);
-        const misses = first.filter((r) => !(r.label === "correct" && r.own_task));
-        const own = misses.filter((r) => r.label === "incorrect" && r.own_task);
-        assertEquals(await card("own-share").innerText(), fmtPct(own.length / misses.length));
+        // The diagnostic shares are the stats stage's aggregates for that config.
+        const agg = (metric: string) =>
+          metrics.find((m) => m.config === best.config && m.metric === metric)!.value as number;
+        assertEquals(await card("own-share").innerText(), fmtPct(agg("miss_own_distractor")));
+        assertEquals(await card("below-share").innerText(), fmtPct(agg("below_distractor")));
         assertEquals(
           await page.locator("[data-testid=manifest-sha]").innerText(),
           sha256Hex(manifestBytes),

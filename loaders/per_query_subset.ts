@@ -1,0 +1,28 @@
+/**
+ * Rows of per_query for some metrics only, as an Arrow stream on stdout, so a
+ * page gets e.g. every query's margin without loading the whole per-query
+ * table (one row per config × query × metric × k).
+ *
+ *   deno run -A loaders/per_query_subset.ts margin > margins.arrow
+ */
+import * as arrow from "apache-arrow";
+import { rowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table.ts";
+import { ensureTable } from "../src/pipeline/ensure_table.ts";
+import { PER_QUERY } from "../src/tables/schema.ts";
+import { writeAll } from "./_stdout.ts";
+
+/** Arrow stream bytes of the per_query rows whose metric is one of `metrics`. */
+export async function perQuerySubset(metrics: readonly string[]): Promise<Uint8Array> {
+  const keep = new Set(metrics);
+  const rows = rowsOf<Record<string, unknown>>(arrow.tableFromIPC(await ensureTable("per_query")))
+    .filter((r) => keep.has(r.metric as string));
+  return toIpcStream(tableFromRows(rows, PER_QUERY));
+}
+
+if (import.meta.main) {
+  if (Deno.args.length === 0) {
+    console.error("usage: deno run -A loaders/per_query_subset.ts <metric>...");
+    Deno.exit(2);
+  }
+  await writeAll(await perQuerySubset(Deno.args));
+}

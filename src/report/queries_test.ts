@@ -32,7 +32,7 @@ Deno.test("report SQL agrees with the fixture tables", async (t) => {
     join(out, "parquet", "outcomes.parquet"),
     toParquet(toIpcStream(tableFromRows(outcomes, SNIPPET_OUTCOMES))),
   );
-  const db = await openRunDatabase(join(out, "parquet"));
+  const db = await openRunDatabase(join(out, "parquet"), join(out, "tables"));
   // So is the margins cut of per_query.
   await runSql(db, "CREATE VIEW margins AS SELECT * FROM per_query WHERE metric = 'margin'");
   const rankings = await readRows<Ranked>(join(out, "tables", "rankings.arrow"));

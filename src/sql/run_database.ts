@@ -1,6 +1,7 @@
 import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { basename, join, resolve } from "node:path";
-import { parquetDir } from "../io/paths.ts";
+import { parquetDir, tablesDir } from "../io/paths.ts";
+import { toParquet } from "../io/arrow_table.ts";
 
 /**
  * An in-memory DuckDB with one view per table of a run.
@@ -10,7 +11,9 @@ import { parquetDir } from "../io/paths.ts";
  * the `arrow` extension, which DuckDB fetches from the network. Every stage
  * writes a Parquet copy beside its Arrow stream (`writeTable`), so SQL from
  * the command line reads those; the browser (DuckDB-wasm) reads the Arrow
- * streams. Both see the same columns and rows.
+ * streams. Both see the same columns and rows. A table in out/tables that
+ * has no Parquet copy (a stage may skip it) is converted to a temporary
+ * Parquet file, so every table of the run is a view.
  */
 export interface RunDatabase {
   connection: DuckDBConnection;
@@ -25,32 +28,53 @@ export interface QueryResult {
   rows: Record<string, unknown>[];
 }
 
-/** Open the run's tables in `dir` (default `out/parquet/`) as views named after their files. */
-export async function openRunDatabase(dir: string = parquetDir()): Promise<RunDatabase> {
-  let files: string[];
+function listFiles(dir: string, ext: string): string[] {
   try {
-    files = [...Deno.readDirSync(dir)]
-      .filter((e) => e.isFile && e.name.endsWith(".parquet"))
+    return [...Deno.readDirSync(dir)]
+      .filter((e) => e.isFile && e.name.endsWith(ext))
       .map((e) => e.name)
       .sort();
   } catch {
-    files = [];
+    return [];
+  }
+}
+
+/**
+ * Open the run's tables as views named after their files: the Parquet copies
+ * in `parquet` (default out/parquet/), plus any Arrow table in `tables`
+ * (default out/tables/) without one.
+ */
+export async function openRunDatabase(
+  parquet: string = parquetDir(),
+  tables: string = tablesDir(),
+): Promise<RunDatabase> {
+  const sources = new Map<string, string>();
+  for (const file of listFiles(parquet, ".parquet")) {
+    sources.set(basename(file, ".parquet"), join(parquet, file));
+  }
+  let tmp: string | null = null;
+  for (const file of listFiles(tables, ".arrow")) {
+    const name = basename(file, ".arrow");
+    if (sources.has(name)) continue;
+    tmp ??= await Deno.makeTempDir({ prefix: "execret-sql-" });
+    const path = join(tmp, `${name}.parquet`);
+    await Deno.writeFile(path, toParquet(await Deno.readFile(join(tables, file))));
+    sources.set(name, path);
   }
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
-  const tables: string[] = [];
-  for (const file of files) {
-    const name = basename(file, ".parquet");
-    const path = resolve(join(dir, file)).replaceAll("'", "''");
+  const names = [...sources.keys()].sort();
+  for (const name of names) {
+    const path = resolve(sources.get(name)!).replaceAll("'", "''");
     await connection.run(`CREATE VIEW "${name}" AS SELECT * FROM read_parquet('${path}')`);
-    tables.push(name);
   }
   return {
     connection,
-    tables,
+    tables: names,
     close() {
       connection.closeSync();
       instance.closeSync();
+      if (tmp) Deno.removeSync(tmp, { recursive: true });
     },
   };
 }

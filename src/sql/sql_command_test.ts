@@ -31,6 +31,14 @@ Deno.test("execret sql runs DuckDB over the run's tables", async (t) => {
       }
     });
 
+    await t.step("a table without a Parquet copy is read from its Arrow stream", async () => {
+      await Deno.remove(join(out, "parquet", "rejects.parquet"));
+      const r = await execret(out, "sql", "SELECT count(*) AS n FROM rejects", "--format", "json");
+      assertEquals(r.code, 0, r.stderr);
+      const rejects = await readRows(join(out, "tables", "rejects.arrow"));
+      assertEquals(JSON.parse(r.stdout), [{ n: rejects.length }]);
+    });
+
     await t.step("json rows equal the Arrow table's", async () => {
       const r = await execret(
         out,

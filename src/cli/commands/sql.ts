@@ -1,5 +1,5 @@
 import { type Command, parseFlags, UserError } from "../command.ts";
-import { parquetDir } from "../../io/paths.ts";
+import { parquetDir, tablesDir } from "../../io/paths.ts";
 import { openRunDatabase, runSql } from "../../sql/run_database.ts";
 import { formatCsv, formatJson, formatTable } from "../../sql/format_result.ts";
 
@@ -19,6 +19,7 @@ them and \`DESCRIBE metrics\` shows a table's columns.
 The views read the Parquet copies in out/parquet/ (EXECRET_OUT moves out/):
 @duckdb/node-api reads Parquet with no network, while reading the Arrow IPC
 streams in out/tables/ would need DuckDB's arrow extension, which it downloads.
+A table in out/tables/ without a Parquet copy is converted to one first.
 The report site's SQL console (DuckDB-wasm) reads the Arrow streams instead;
 both hold the same rows.
 
@@ -40,7 +41,9 @@ examples:
     const db = await openRunDatabase();
     try {
       if (db.tables.length === 0) {
-        throw new UserError(`no tables in ${parquetDir()}; run \`make reproduce\` first`);
+        throw new UserError(
+          `no tables in ${parquetDir()} or ${tablesDir()}; run \`make reproduce\` first`,
+        );
       }
       let result;
       try {

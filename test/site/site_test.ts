@@ -15,6 +15,7 @@ import { lineDiff } from "../../src/report/diff.ts";
 import { fmt, fmtCI, fmtP, fmtPct } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
 import { buildSite } from "../../scripts/build_site.ts";
+import config from "../../observablehq.config.ts";
 import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
 
 type Row = Record<string, unknown>;
@@ -273,6 +274,26 @@ Deno.test({
         ));
         await noCellErrors(page, "/methods");
         await page.close();
+      });
+
+      await t.step("every other page of the sidebar loads cleanly", async () => {
+        const mine = [
+          "/",
+          "/leaderboard",
+          "/benchmark",
+          "/gap",
+          "/significance",
+          "/explorer",
+          "/sql",
+          "/methods",
+        ];
+        for (const p of config.pages.filter((p) => !mine.includes(p.path))) {
+          const page = await open(p.path);
+          await page.waitForLoadState("networkidle");
+          await page.locator("main h1").waitFor(WAIT);
+          await noCellErrors(page, p.path);
+          await page.close();
+        }
       });
 
       await t.step("no page logged an error or reached outside the site", () => {

@@ -54,18 +54,22 @@ export function snippetOutcomes(
   executions: readonly Execution[],
 ): Record<string, unknown>[] {
   const byTask = new Map(tasks.map((t) => [t.task_id, t]));
-  const bySuite = new Map<string, Execution[]>();
+  // One outcome per (suite, test): a table may repeat a suite (e.g. runtimes, reruns); keep the first.
+  const bySuite = new Map<string, Map<number, Execution>>();
   for (const e of executions) {
     const key = `${e.code_sha256}:${e.tests_sha256}`;
-    if (!bySuite.has(key)) bySuite.set(key, []);
-    bySuite.get(key)!.push(e);
+    if (!bySuite.has(key)) bySuite.set(key, new Map());
+    const tests = bySuite.get(key)!;
+    if (!tests.has(e.test_index)) tests.set(e.test_index, e);
   }
   const out: Record<string, unknown>[] = [];
   for (const s of corpus) {
     const task = byTask.get(s.task_id);
     if (!task) continue;
     const key = `${suiteCodeSha(task.setup ?? "", s.code)}:${testsSha(task.tests ?? [])}`;
-    const rows = [...(bySuite.get(key) ?? [])].sort((a, b) => a.test_index - b.test_index);
+    const rows = [...(bySuite.get(key)?.values() ?? [])].sort((a, b) =>
+      a.test_index - b.test_index
+    );
     for (const e of rows) {
       out.push({ corpus_id: s.corpus_id, test_index: e.test_index, outcome: e.outcome, ms: e.ms });
     }

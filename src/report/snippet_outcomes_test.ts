@@ -16,6 +16,8 @@ Deno.test("snippetOutcomes joins executions through setup + code and the task's 
     { ...key(corpus[1].code), test_index: 1, outcome: "FAIL", ms: 2 },
     { ...key(corpus[1].code), test_index: 0, outcome: "pass", ms: 1 },
     { ...key(corpus[0].code), test_index: 0, outcome: "pass", ms: 1 },
+    // A repeated suite (another runtime) does not double the outcomes.
+    { ...key(corpus[0].code), test_index: 0, outcome: "pass", ms: 3 },
     // Same code under other tests, or without the setup: not this task's suite.
     {
       code_sha256: key(corpus[0].code).code_sha256,

@@ -1,6 +1,208 @@
-import { UserError } from "../cli/command.ts";
+import { join } from "node:path";
+import { parseFlags, positiveInt, printJson, UserError } from "../cli/command.ts";
+import { readRows } from "../io/arrow_table.ts";
+import { tablePath } from "../io/paths.ts";
+import type { Job, TestOutcome } from "../oracle/outcome.ts";
+import { createPool, type Runtime } from "../oracle/pool.ts";
 
-/** `execret bench oracle`: not implemented yet. */
-export function benchOracle(_args: string[]): Promise<number> {
-  return Promise.reject(new UserError("bench oracle is not implemented yet"));
+interface TaskRow {
+  task_id: string;
+  canonical: string;
+  setup: string | null;
+  tests: string[] | null;
+}
+
+/**
+ * The bench corpus: canonicals and mutants from the pipeline's tables, or,
+ * when they are absent, MBPP canonicals from the mirror with a few textual
+ * single-edit variants each. Deterministic: the first `size` suites in task order.
+ */
+export async function benchCorpus(size: number): Promise<{ jobs: Job[]; from: string }> {
+  try {
+    const tasks = await readRows<TaskRow>(tablePath("tasks"));
+    const mutants = await readRows<{ task_id: string; code: string; order: number }>(
+      tablePath("mutants"),
+    );
+    const byTask = new Map<string, { code: string; order: number }[]>();
+    for (const m of mutants) {
+      const list = byTask.get(m.task_id) ?? [];
+      list.push(m);
+      byTask.set(m.task_id, list);
+    }
+    const jobs: Job[] = [];
+    for (const t of tasks) {
+      const setup = t.setup ?? "";
+      const tests = t.tests ?? [];
+      jobs.push({ setup, code: t.canonical, tests });
+      const list = (byTask.get(t.task_id) ?? []).sort((a, b) => a.order - b.order);
+      for (const m of list) jobs.push({ setup, code: m.code, tests });
+      if (jobs.length >= size) break;
+    }
+    if (jobs.length > 0) return { jobs: jobs.slice(0, size), from: "out/tables tasks + mutants" };
+  } catch {
+    // No pipeline tables yet: fall back to the mirror.
+  }
+  return { jobs: await mirrorCorpus(size), from: "MBPP mirror + textual mutants" };
+}
+
+const EDITS: [string, string][] = [
+  ["<=", "<"],
+  [" < ", " <= "],
+  [" + 1", ""],
+  [" - 1", ""],
+  [" + ", " - "],
+  ["==", "!="],
+  ["range(1,", "range(0,"],
+  [" > ", " >= "],
+];
+
+async function mirrorCorpus(size: number): Promise<Job[]> {
+  const dir = Deno.env.get("EXECRET_MIRROR") ?? "/work/shared/datasets";
+  const path = join(dir, "mbpp.jsonl");
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    throw new UserError(`${path}: no tasks/mutants tables and no MBPP mirror to build a corpus`);
+  }
+  const jobs: Job[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const row = JSON.parse(line) as { code: string; test_list: string[]; test_setup_code?: string };
+    const code = row.code.replaceAll("\r\n", "\n");
+    const job = { setup: row.test_setup_code ?? "", tests: row.test_list };
+    jobs.push({ ...job, code });
+    for (const [from, to] of EDITS) {
+      const at = code.indexOf(from);
+      if (at >= 0) {
+        jobs.push({ ...job, code: code.slice(0, at) + to + code.slice(at + from.length) });
+      }
+    }
+    if (jobs.length >= size) break;
+  }
+  return jobs.slice(0, size);
+}
+
+interface RuntimeFigures {
+  runtime: string;
+  workers: number;
+  startSeconds: number;
+  seconds: number;
+  cpuSeconds: number;
+  suitesPerSecond: number;
+  /** Suites per CPU second: steadier than wall time on a shared machine. */
+  suitesPerCpuSecond: number;
+  testsPerSecond: number;
+  timeouts: number;
+  kills: number;
+  crashes: number;
+  outcomes: TestOutcome[][];
+}
+
+async function measure(
+  runtime: Runtime,
+  jobs: Job[],
+  workers: number,
+  timeoutMs: number,
+): Promise<RuntimeFigures> {
+  const t0 = performance.now();
+  const pool = await createPool({ runtime, workers, timeoutMs });
+  const startSeconds = (performance.now() - t0) / 1000;
+  try {
+    // Warm both pools the same way, so start-up costs stay out of the rate.
+    await Promise.all(jobs.slice(0, 2 * workers).map((j) => pool.run(j)));
+    const t1 = performance.now();
+    const c1 = pool.cpuSeconds();
+    const outcomes = await Promise.all(jobs.map((j) => pool.run(j)));
+    const seconds = (performance.now() - t1) / 1000;
+    const cpuSeconds = pool.cpuSeconds() - c1;
+    const tests = outcomes.reduce((n, o) => n + o.length, 0);
+    const stats = pool.stats();
+    return {
+      runtime: pool.runtime,
+      workers,
+      startSeconds,
+      seconds,
+      cpuSeconds,
+      suitesPerSecond: jobs.length / seconds,
+      suitesPerCpuSecond: jobs.length / cpuSeconds,
+      testsPerSecond: tests / seconds,
+      timeouts: outcomes.flat().filter((o) => o.outcome === "TIMEOUT").length,
+      kills: stats.kills,
+      crashes: stats.crashes,
+      outcomes,
+    };
+  } finally {
+    pool.close();
+  }
+}
+
+/** `execret bench oracle`: snippets/s of the Pyodide pool and the native runtime on one corpus. */
+export async function benchOracle(args: string[]): Promise<number> {
+  const { values } = parseFlags(args, {
+    size: { type: "string" },
+    workers: { type: "string" },
+    "timeout-ms": { type: "string" },
+  });
+  const size = positiveInt("size", values.size, 5000);
+  const workers = positiveInt("workers", values.workers, navigator.hardwareConcurrency ?? 1);
+  const timeoutMs = positiveInt("timeout-ms", values["timeout-ms"], 250);
+  const candidates = await benchCorpus(Math.ceil(size * 1.25));
+  const { from } = candidates;
+  // Time spent waiting out infinite loops is the same in both runtimes and
+  // would hide the execution speed: a native pre-pass drops suites that time out.
+  const prepass = await measure("native", candidates.jobs, workers, timeoutMs);
+  const jobs = candidates.jobs.filter((_, i) =>
+    prepass.outcomes[i].every((o) => o.outcome !== "TIMEOUT")
+  ).slice(0, size);
+  const dropped = candidates.jobs.length -
+    prepass.outcomes.filter((o) => o.every((t) => t.outcome !== "TIMEOUT")).length;
+  const loadBefore = Deno.loadavg();
+  const pyodide = await measure("pyodide", jobs, workers, timeoutMs);
+  const native = await measure("native", jobs, workers, timeoutMs);
+  const loadAfter = Deno.loadavg();
+  let agree = 0;
+  for (let i = 0; i < jobs.length; i++) {
+    const a = pyodide.outcomes[i].map((o) => o.outcome).join();
+    const b = native.outcomes[i].map((o) => o.outcome).join();
+    if (a === b) agree++;
+  }
+  const strip = ({ outcomes: _, ...rest }: RuntimeFigures) => rest;
+  const result = {
+    corpus: { suites: jobs.length, from, timeoutMs, droppedForTimeouts: dropped },
+    cores: navigator.hardwareConcurrency,
+    loadavg: { before: loadBefore, after: loadAfter },
+    pyodide: strip(pyodide),
+    native: strip(native),
+    ratio: native.suitesPerSecond / pyodide.suitesPerSecond,
+    cpuRatio: native.suitesPerCpuSecond / pyodide.suitesPerCpuSecond,
+    sameOutcomes: agree / jobs.length,
+  };
+  if (values.json) {
+    printJson(result);
+    return 0;
+  }
+  const row = (f: RuntimeFigures) =>
+    `${f.runtime.padEnd(22)} ${f.suitesPerSecond.toFixed(0).padStart(6)} suites/s ` +
+    `${f.testsPerSecond.toFixed(0).padStart(7)} tests/s  ${f.seconds.toFixed(1).padStart(5)} s, ` +
+    `${f.suitesPerCpuSecond.toFixed(0).padStart(6)} suites per CPU s ` +
+    `(start ${
+      f.startSeconds.toFixed(1)
+    } s, ${f.timeouts} TIMEOUT, ${f.kills} kills, ${f.crashes} crashes)`;
+  console.log(
+    `bench oracle: ${jobs.length} suites (${from}; ${dropped} suites that time out left out), ` +
+      `${workers} workers, ${timeoutMs} ms per test, ` +
+      `load average ${
+        loadBefore.map((x) => x.toFixed(1)).join(" ")
+      } on ${navigator.hardwareConcurrency} cores`,
+  );
+  console.log(row(pyodide));
+  console.log(row(native));
+  console.log(
+    `native / pyodide = ${result.ratio.toFixed(2)}x wall, ${result.cpuRatio.toFixed(2)}x CPU; ` +
+      `identical outcomes on ` +
+      `${(100 * result.sameOutcomes).toFixed(1)}% of suites; load average after ` +
+      loadAfter.map((x) => x.toFixed(1)).join(" "),
+  );
+  return 0;
 }

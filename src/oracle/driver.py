@@ -50,7 +50,6 @@ _isinstance = isinstance
 _compile = compile
 _exec = exec
 _range = range
-_is = operator.is_
 _set_recursion_limit = sys.setrecursionlimit
 
 _BLOCKED_EVENTS = frozenset(
@@ -150,14 +149,12 @@ def _capped_recursion_limit(n):
 
 _saved_builtins = None
 _saved_modules = None
-_builtin_items = None
-_module_items = None
 _null = _Null()
 
 
 def _harden():
     """Patch the process once: guarded import, no os._exit, capped recursion, audit hook."""
-    global _saved_builtins, _saved_modules, _builtin_items, _module_items
+    global _saved_builtins, _saved_modules
     builtins.__import__ = _guarded_import(builtins.__import__)
     os._exit = _exit_refused
     try:
@@ -178,32 +175,24 @@ def _harden():
                 setattr(mod, name, _threads_refused)
     _saved_builtins = dict(builtins.__dict__)
     _saved_modules = dict(sys.modules)
-    _builtin_items = (tuple(_saved_builtins), tuple(_saved_builtins.values()))
-    _module_items = (tuple(_saved_modules), tuple(_saved_modules.values()))
     _restore()
     sys.addaudithook(_make_audit_hook())
 
 
-def _unchanged(d, keys, values):
-    return _len(d) == _len(keys) and all(map(_is, map(d.get, keys), values))
-
-
-def _reset(d, saved, keys, values):
-    if _unchanged(d, keys, values):
-        return
-    for k, v in saved.items():
-        if d.get(k) is not v:
-            d[k] = v
-    for k in [k for k in d if k not in saved]:
-        del d[k]
+def _reset(d, saved):
+    # update() with the saved objects is one C loop and, where a value is
+    # already the same object, leaves the dict's version alone: far cheaper
+    # than comparing entry by entry in Python, which cost more than a job.
+    d.update(saved)
+    if _len(d) != _len(saved):
+        for k in [k for k in d if k not in saved]:
+            del d[k]
 
 
 def _restore():
-    # Identity checks first: rewriting the builtins dict deoptimises every
-    # cached global lookup and costs more than a typical job. Modules a job
-    # imported are dropped too, so no job sees another's state.
-    _reset(builtins.__dict__, _saved_builtins, *_builtin_items)
-    _reset(sys.modules, _saved_modules, *_module_items)
+    # Modules a job imported are dropped too, so no job sees another's state.
+    _reset(builtins.__dict__, _saved_builtins)
+    _reset(sys.modules, _saved_modules)
     sys.stdout = sys.stderr = _null
     sys.stdin = io.StringIO("")
     _set_recursion_limit(RECURSION_LIMIT)

@@ -212,6 +212,16 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
 
     started = true;
     return {
+      cpuSeconds() {
+        try {
+          // utime and stime, in clock ticks (100 per second on Linux), after the command name.
+          const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`);
+          const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+          return (Number(fields[11]) + Number(fields[12])) / 100;
+        } catch {
+          return 0;
+        }
+      },
       send(jobs: WireJob[]) {
         if (!alive) throw new Error("send to a dead native worker");
         inflight = [...jobs];

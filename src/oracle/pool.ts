@@ -1,6 +1,7 @@
 import type { Job, TestOutcome } from "./outcome.ts";
 import { type PoolStats, WorkerPool } from "./worker_pool.ts";
 import { join } from "node:path";
+import process from "node:process";
 import { driverSource, makeSnapshot, PYODIDE_VERSION, pyodideSlotFactory } from "./pyodide_pool.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { sha256Hex } from "../io/hash.ts";
@@ -33,6 +34,8 @@ export interface OraclePool {
   run(job: Job): Promise<TestOutcome[]>;
   /** Kills, crashes, recycles, respawn times. */
   stats(): PoolStats & { startMs: number };
+  /** CPU seconds used by this process plus its live worker processes. */
+  cpuSeconds(): number;
   close(): void;
 }
 
@@ -100,6 +103,10 @@ export async function createPool(options: PoolOptions): Promise<OraclePool> {
     timeoutMs,
     run: (job) => pool.run(job),
     stats: () => ({ ...pool.stats, startMs }),
+    cpuSeconds: () => {
+      const own = process.cpuUsage();
+      return (own.user + own.system) / 1e6 + pool.childCpuSeconds();
+    },
     close: () => pool.close(),
   };
 }

@@ -38,6 +38,8 @@ export interface SlotEvents {
 export interface Slot {
   send(jobs: WireJob[]): void;
   kill(): void;
+  /** CPU seconds its worker process used so far, when it is a separate process. */
+  cpuSeconds?(): number;
 }
 
 /** Starts a worker; resolves once it is ready for jobs. */
@@ -113,6 +115,11 @@ export class WorkerPool {
       });
       this.#schedulePump();
     });
+  }
+
+  /** CPU seconds used by live worker processes (0 for in-process workers). */
+  childCpuSeconds(): number {
+    return this.#slots.reduce((sum, s) => sum + (s.slot?.cpuSeconds?.() ?? 0), 0);
   }
 
   /** Terminate every worker; pending jobs reject. */

@@ -20,7 +20,7 @@ const root = new URL("../", import.meta.url).pathname;
 async function load(script: string, out: string, ...args: string[]) {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--cached-only", join(root, script), ...args],
-    env: { EXECRET_OUT: out },
+    env: { EXECRET_OUT: out, EXECRET_SITE_READ_ONLY: "1" },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -39,6 +39,12 @@ Deno.test("loaders write the run's tables to stdout, and run alone", async (t) =
       assertEquals(alone.stdout, await Deno.readFile(join(out, "tables", "metrics.arrow")));
       const framework = await load("docs/data/metrics.arrow.ts", out);
       assertEquals(framework.stdout, alone.stdout);
+    });
+
+    await t.step("read-only, a missing table fails the loader with the reason", async () => {
+      const r = await load("docs/data/metrics.arrow.ts", empty);
+      ok(r.code !== 0);
+      ok(r.stderr.includes("table not found"), r.stderr);
     });
 
     await t.step("run info carries the manifest and its digest, or null", async () => {

@@ -7,14 +7,14 @@
  */
 import * as arrow from "apache-arrow";
 import { rowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table.ts";
-import { ensureTable } from "../src/pipeline/ensure_table.ts";
+import { siteTable } from "./_table_source.ts";
 import { PER_QUERY } from "../src/tables/schema.ts";
 import { writeAll } from "./_stdout.ts";
 
 /** Arrow stream bytes of the per_query rows whose metric is one of `metrics`. */
 export async function perQuerySubset(metrics: readonly string[]): Promise<Uint8Array> {
   const keep = new Set(metrics);
-  const rows = rowsOf<Record<string, unknown>>(arrow.tableFromIPC(await ensureTable("per_query")))
+  const rows = rowsOf<Record<string, unknown>>(arrow.tableFromIPC(await siteTable("per_query")))
     .filter((r) => keep.has(r.metric as string));
   return toIpcStream(tableFromRows(rows, PER_QUERY));
 }

@@ -6,13 +6,13 @@
  */
 import * as arrow from "apache-arrow";
 import { rowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table.ts";
-import { ensureTable } from "../src/pipeline/ensure_table.ts";
+import { siteTable } from "./_table_source.ts";
 import { SNIPPET_OUTCOMES, snippetOutcomes } from "../src/report/snippet_outcomes.ts";
 import { writeAll } from "./_stdout.ts";
 
 /** Arrow stream bytes of the outcomes table. */
 export async function snippetOutcomesStream(): Promise<Uint8Array> {
-  const rows = async <T>(name: string) => rowsOf<T>(arrow.tableFromIPC(await ensureTable(name)));
+  const rows = async <T>(name: string) => rowsOf<T>(arrow.tableFromIPC(await siteTable(name)));
   const outcomes = snippetOutcomes(
     await rows("tasks"),
     await rows("corpus"),

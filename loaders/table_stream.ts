@@ -10,18 +10,19 @@
  * "none recorded" instead of failing the build.
  */
 import { writeAll } from "./_stdout.ts";
-import { ensureTable } from "../src/pipeline/ensure_table.ts";
+import { siteTable } from "./_table_source.ts";
 import { tableFromRows, type TableSpec, toIpcStream } from "../src/io/arrow_table.ts";
 
 /**
  * The bytes of pipeline table `name`; with `optionalSpec`, an empty table of
  * that spec when the run cannot provide it. `get` is the table source
- * (`ensureTable`, which may compute a missing table; tests pass their own).
+ * (`siteTable`: `ensureTable`, which may compute a missing table, or the
+ * file as it is; tests pass their own).
  */
 export async function tableBytes(
   name: string,
   optionalSpec?: TableSpec,
-  get: (name: string) => Promise<Uint8Array> = ensureTable,
+  get: (name: string) => Promise<Uint8Array> = siteTable,
 ): Promise<Uint8Array> {
   try {
     return await get(name);

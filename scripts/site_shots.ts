@@ -4,12 +4,14 @@
  * serving it: `make site-shots`.
  *
  * Serves out/site (or EXECRET_SITE_OUT) on loopback and drives Debian's
- * Chromium; a page counts as drawn when the network is idle and Framework
- * shows no loading placeholder (<observablehq-loading>). A page that does not
- * settle is still captured, with a warning, so one slow page cannot stop the rest.
+ * Chromium; a page counts as drawn when the network is idle and its content
+ * has stopped changing (DuckDB queries and charts finish after the load). A
+ * page that does not settle is still captured, with a warning, so one slow
+ * page cannot stop the rest.
  */
 import { join } from "node:path";
 import config from "../observablehq.config.ts";
+import type { Page } from "playwright-core";
 import { launchChromium } from "../src/report/browser.ts";
 import { serveSite } from "../src/report/static_server.ts";
 import { outDir } from "../src/io/paths.ts";
@@ -23,6 +25,21 @@ export function sitePages(): { name: string; path: string }[] {
 export function shotName(page: { name: string; path: string }): string {
   const slug = page.path === "/" ? "overview" : page.path.replace(/^\//, "").replaceAll("/", "_");
   return `${slug}.png`;
+}
+
+/** Wait until the page's main content is unchanged for 2 s (at most 90 s); false on timeout. */
+async function settle(page: Page): Promise<boolean> {
+  await page.waitForLoadState("networkidle", { timeout: 90_000 }).catch(() => {});
+  const deadline = Date.now() + 90_000;
+  let last = "";
+  let stableSince = Date.now();
+  while (Date.now() < deadline) {
+    const now = await page.evaluate("document.querySelector('main')?.innerHTML ?? ''") as string;
+    if (now !== last) [last, stableSince] = [now, Date.now()];
+    else if (Date.now() - stableSince >= 2000) return true;
+    await page.waitForTimeout(250);
+  }
+  return false;
 }
 
 /** Take the screenshots; resolves to the written paths. */
@@ -40,17 +57,9 @@ export async function siteShots(siteDir: string, shotsDir: string): Promise<stri
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     for (const p of sitePages()) {
       await page.goto(server.url + p.path);
-      try {
-        await page.waitForLoadState("networkidle", { timeout: 30_000 });
-        await page.waitForFunction(
-          "document.querySelectorAll('observablehq-loading').length === 0",
-          undefined,
-          { timeout: 30_000 },
-        );
-      } catch (e) {
-        console.error(`${p.name}: did not settle (${(e as Error).message.split("\n")[0]})`);
+      if (!(await settle(page))) {
+        console.error(`${p.name}: still changing after 90 s; captured as is`);
       }
-      await page.waitForTimeout(1500); // DuckDB queries and chart transitions
       const path = join(shotsDir, shotName(p));
       await page.screenshot({ path, fullPage: true });
       written.push(path);

@@ -2,17 +2,16 @@ import { tablePath } from "../io/paths.ts";
 
 /**
  * The Arrow stream bytes of pipeline table `name`, for data loaders and
- * exports. Loaders call this rather than reading files themselves so that the
- * orchestrator can compute a missing table here (with the same stage
- * functions and cache as the CLI) instead of every loader doing it.
+ * exports. It first makes the stage that writes the table current (with the
+ * same stage functions, cache and locks as the CLI), so building the site
+ * after `reproduce` recomputes nothing and building it alone computes only
+ * what is missing.
  */
 export async function ensureTable(name: string): Promise<Uint8Array> {
-  try {
-    return await Deno.readFile(tablePath(name));
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      throw new Error(`${tablePath(name)}: table not found; run \`make reproduce\` first`);
-    }
-    throw e;
-  }
+  // Imported lazily: the stages pull in every stage's dependencies.
+  const { currentProfile, ensureStage, TABLE_STAGE } = await import("./run_pipeline.ts");
+  const stage = TABLE_STAGE[name];
+  if (!stage) throw new Error(`unknown table "${name}"`);
+  await ensureStage(stage, currentProfile(), { quiet: true });
+  return await Deno.readFile(tablePath(name));
 }

@@ -1,13 +1,111 @@
-import { type Command, UserError } from "../command.ts";
+import { join } from "node:path";
+import { type Command, parseFlags, printJson, UserError } from "../command.ts";
+import { outDir, tablesDir } from "../../io/paths.ts";
+import { loadProfile, type Profile } from "../../pipeline/profile.ts";
+import { runPipeline, type StageReport } from "../../pipeline/run_pipeline.ts";
+import { writeManifest } from "../../pipeline/manifest.ts";
+import { unavailableConfigs } from "../../pipeline/availability.ts";
+import { headline, type HeadlineRow } from "../../pipeline/headline.ts";
+import { buildSite } from "../../pipeline/build_site.ts";
 
-/** `execret reproduce`: run every stage of a profile, then build the site. */
+/** `execret reproduce`: every stage of a profile in order, then the site. */
 export const reproduceCommand: Command = {
   name: "reproduce",
   summary: "Run every stage of a profile, then build the site",
-  help: `usage: execret reproduce [options]
+  help: `usage: execret reproduce [--profile NAME|PATH] [--skip-unavailable] [--no-site] [--json]
 
-Run every stage of a profile, then build the site. Not implemented yet.`,
-  run() {
-    return Promise.reject(new UserError("not implemented yet"));
+Run the whole pipeline for a profile (data/profiles/<name>.json: default,
+quick, paper): tasks → mutate → oracle → embed → score → stats, then write
+out/manifest.json and build the report site into out/site. Each stage is
+skipped when its inputs, settings and code are unchanged since it last ran,
+so a rerun recomputes nothing and a killed run resumes where it stopped.
+
+  --profile NAME      profile name or path to a profile .json (default: default)
+  --skip-unavailable  drop configs whose API key, server URL or model folder is
+                      missing (they are named), instead of stopping
+  --no-site           skip the site build (tables and manifest only)
+  --json              print the stage reports and headline numbers as JSON`,
+  async run(args) {
+    const { values } = parseFlags(args, {
+      profile: { type: "string" },
+      "skip-unavailable": { type: "boolean" },
+      "no-site": { type: "boolean" },
+    });
+    let profile = loadProfile(values.profile ?? "default");
+    const missing = await unavailableConfigs(profile.configs);
+    if (missing.length > 0) {
+      const list = missing.map((m) => `${m.config} needs ${m.needs.join(" and ")}`).join("; ");
+      if (!values["skip-unavailable"]) {
+        throw new UserError(`profile ${profile.name}: ${list} (or pass --skip-unavailable)`);
+      }
+      console.error(`skipping unavailable configs: ${list}`);
+      const drop = new Set(missing.map((m) => m.config));
+      profile = { ...profile, configs: profile.configs.filter((c) => !drop.has(c)) };
+      if (profile.configs.length === 0) throw new UserError("no config left to run");
+    }
+    const started = performance.now();
+    const reports = await runPipeline(profile, {
+      quiet: values.json,
+      onStage(stage, i, n, cached) {
+        if (!values.json) console.error(`[${i}/${n}] ${stage}${cached ? ": up to date" : ""}`);
+      },
+    });
+    const timings = Object.fromEntries(reports.map((r) => [r.stage, r.seconds]));
+    let site: string | null = null;
+    if (profile.site && !values["no-site"]) {
+      if (!values.json) console.error("[site] building the report");
+      const t0 = performance.now();
+      site = await buildSite({ quiet: values.json });
+      timings.site = Math.round((performance.now() - t0) / 10) / 100;
+    }
+    timings.total = Math.round((performance.now() - started) / 10) / 100;
+    await writeManifest(profile, timings);
+    const rows = await headline();
+    if (values.json) {
+      printJson({ profile: profile.name, stages: reports, headline: rows, site });
+    } else {
+      printSummary(profile, reports, rows, site, timings.total);
+    }
+    return 0;
   },
 };
+
+function printSummary(
+  profile: Profile,
+  reports: StageReport[],
+  rows: HeadlineRow[],
+  site: string | null,
+  total: number,
+): void {
+  console.log(`profile ${profile.name}: done in ${total.toFixed(1)} s`);
+  for (const r of reports) {
+    console.log(`  ${r.stage.padEnd(7)} ${r.cached ? "up to date" : `${r.seconds.toFixed(1)} s`}`);
+  }
+  console.log(`tables:   ${tablesDir()}/`);
+  console.log(`manifest: ${join(outDir(), "manifest.json")}`);
+  if (site) console.log(`site:     ${site}/ (make preview to serve it)`);
+  console.log("");
+  const header = [
+    "config",
+    "exec@1",
+    "exec@10",
+    "own-distractor rank-1 misses",
+    "canonical below a distractor",
+  ];
+  console.log(header.join("  "));
+  for (const r of rows) {
+    console.log(
+      [
+        r.config.padEnd(header[0].length),
+        fmt(r.exec1).padStart(header[1].length),
+        fmt(r.exec10).padStart(header[2].length),
+        fmt(r.ownMissShare).padStart(header[3].length),
+        fmt(r.belowShare).padStart(header[4].length),
+      ].join("  "),
+    );
+  }
+}
+
+function fmt(v: number | null): string {
+  return v === null ? "-" : v.toFixed(3);
+}

@@ -14,7 +14,10 @@ export interface Progress {
 
 /** Options for {@link progress}. */
 export interface ProgressOptions {
-  /** Seconds between plain lines when not a terminal (default 5). */
+  /**
+   * Seconds between plain lines when not a terminal (default: the
+   * `EXECRET_PROGRESS_SECONDS` env var, else 5).
+   */
   interval?: number;
   /** Print nothing at all (tests, `--quiet`). */
   quiet?: boolean;
@@ -24,7 +27,8 @@ export interface ProgressOptions {
 export function progress(stage: string, total: number, options: ProgressOptions = {}): Progress {
   const quiet = options.quiet ?? Deno.env.get("EXECRET_QUIET") === "1";
   const tty = !quiet && Deno.stderr.isTerminal();
-  const interval = (options.interval ?? 5) * 1000;
+  const interval = (options.interval ?? Number(Deno.env.get("EXECRET_PROGRESS_SECONDS") ?? 5)) *
+    1000;
   const start = performance.now();
   let done = 0;
   let last = 0;

@@ -1,0 +1,27 @@
+/** `execret check`: the integrity audit of a finished run. */
+export { type Check, type CheckResult, runChecks } from "./check.ts";
+import type { Check } from "./check.ts";
+import {
+  manifestDigests,
+  queriesMatchCorpus,
+  rankingsComplete,
+  uniqueIds,
+} from "./table_checks.ts";
+import {
+  distractorsOneEdit,
+  embeddingsHealthy,
+  metricsMatchRankings,
+  poolVerifiedByExecutions,
+} from "./stage_checks.ts";
+
+/** Every check, in pipeline order. */
+export const ALL_CHECKS: Check[] = [
+  uniqueIds,
+  queriesMatchCorpus,
+  poolVerifiedByExecutions,
+  distractorsOneEdit,
+  embeddingsHealthy,
+  rankingsComplete,
+  metricsMatchRankings,
+  manifestDigests,
+];

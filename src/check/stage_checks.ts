@@ -1,0 +1,148 @@
+import { join } from "node:path";
+import { readRows } from "../io/arrow_table.ts";
+import { embeddingsDir, tablePath } from "../io/paths.ts";
+import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
+import { loadPythonParser } from "../mutate/python_parser.ts";
+import { verifyMutant } from "../mutate/verify_mutant.ts";
+import { summarizeEmbeddingFile } from "../embed/embedding_file.ts";
+import { checkMetricsAgainstRankings } from "../stats/recompute.ts";
+import { type Check, verdict } from "./check.ts";
+
+interface TaskRow {
+  task_id: string;
+  canonical: string;
+  setup: string;
+  tests: string[];
+}
+interface CorpusRow {
+  corpus_id: string;
+  task_id: string;
+  label: string;
+  bug_type: string | null;
+  code: string;
+  timeout_only: boolean | null;
+}
+interface MutantRow {
+  snippet_id: string;
+  bug_type: string;
+  line: number;
+  before: string;
+  after: string;
+  code: string;
+  code_sha256: string;
+}
+interface ExecutionRow {
+  code_sha256: string;
+  tests_sha256: string;
+  test_index: number;
+  outcome: string;
+}
+
+const rows = <T>(name: string) => readRows<T>(tablePath(name));
+
+/**
+ * Re-verify the benchmark from the recorded executions: every canonical in
+ * the pool passed every test of its task, every distractor failed at least
+ * one, and each has an outcome for every test.
+ */
+export const poolVerifiedByExecutions: Check = {
+  name: "canonicals pass all tests, distractors fail one (from executions)",
+  async run() {
+    const tasks = new Map((await rows<TaskRow>("tasks")).map((t) => [t.task_id, t]));
+    const outcomes = new Map<string, string[]>();
+    for (const e of await rows<ExecutionRow>("executions")) {
+      const key = `${e.code_sha256}:${e.tests_sha256}`;
+      const list = outcomes.get(key) ?? [];
+      list[e.test_index] = e.outcome;
+      outcomes.set(key, list);
+    }
+    const problems: string[] = [];
+    const corpus = await rows<CorpusRow>("corpus");
+    for (const c of corpus) {
+      const task = tasks.get(c.task_id);
+      if (!task) {
+        problems.push(`${c.corpus_id}: task ${c.task_id} not in tasks`);
+        continue;
+      }
+      const got = outcomes.get(`${suiteCodeSha(task.setup, c.code)}:${testsSha(task.tests)}`);
+      if (!got || got.length !== task.tests.length || got.includes(undefined as never)) {
+        problems.push(`${c.corpus_id}: no outcome for every test`);
+      } else if (c.label === "correct" && got.some((o) => o !== "pass")) {
+        problems.push(`${c.corpus_id}: canonical has ${got.find((o) => o !== "pass")}`);
+      } else if (c.label === "incorrect" && got.every((o) => o === "pass")) {
+        problems.push(`${c.corpus_id}: distractor passes every test`);
+      } else if (c.timeout_only && got.some((o) => o !== "pass" && o !== "TIMEOUT")) {
+        problems.push(`${c.corpus_id}: flagged timeout-only but fails otherwise`);
+      }
+    }
+    return verdict(this.name, problems, `${corpus.length} snippets re-verified`);
+  },
+};
+
+/**
+ * Each distractor differs from its canonical by exactly one edit of its
+ * recorded type, at its recorded line (the mutation engine's own check).
+ */
+export const distractorsOneEdit: Check = {
+  name: "each distractor is one edit of its recorded type from its canonical",
+  async run() {
+    const tasks = new Map((await rows<TaskRow>("tasks")).map((t) => [t.task_id, t]));
+    const mutants = new Map((await rows<MutantRow>("mutants")).map((m) => [m.snippet_id, m]));
+    const parser = await loadPythonParser();
+    const problems: string[] = [];
+    let n = 0;
+    for (const c of await rows<CorpusRow>("corpus")) {
+      if (c.label !== "incorrect") continue;
+      n++;
+      const m = mutants.get(c.corpus_id);
+      const task = tasks.get(c.task_id);
+      if (!m || !task) {
+        problems.push(`${c.corpus_id}: not in mutants or its task is missing`);
+        continue;
+      }
+      if (m.code !== c.code || m.bug_type !== c.bug_type) {
+        problems.push(`${c.corpus_id}: corpus row differs from its mutant`);
+        continue;
+      }
+      for (const p of verifyMutant(parser, task.canonical, m)) {
+        problems.push(`${c.corpus_id}: ${p}`);
+      }
+    }
+    return verdict(this.name, problems, `${n} distractors`);
+  },
+};
+
+/** Every embedding file is finite, non-zero, of its declared size, one row per text. */
+export const embeddingsHealthy: Check = {
+  name: "embeddings are finite, non-zero and of declared size",
+  async run() {
+    const nq = (await rows<{ query_id: string }>("queries")).length;
+    const nd = (await rows<{ corpus_id: string }>("corpus")).length;
+    const problems: string[] = [];
+    const files = [...Deno.readDirSync(embeddingsDir())]
+      .filter((e) => e.isFile && e.name.endsWith(".arrow")).map((e) => e.name).sort();
+    for (const name of files) {
+      const s = await summarizeEmbeddingFile(join(embeddingsDir(), name));
+      for (const p of s.problems) problems.push(`${name}: ${p}`);
+      if (s.nonFinite > 0) problems.push(`${name}: ${s.nonFinite} non-finite vectors`);
+      if (s.zeroNorm > 0) problems.push(`${name}: ${s.zeroNorm} zero vectors`);
+      if (s.duplicateIds > 0) problems.push(`${name}: ${s.duplicateIds} duplicate ids`);
+      if (s.queries !== nq || s.documents !== nd) {
+        problems.push(`${name}: ${s.queries} queries/${s.documents} docs, pool has ${nq}/${nd}`);
+      }
+    }
+    return verdict(this.name, problems, `${files.length} files`);
+  },
+};
+
+/** Every metric that rankings determine, recomputed, equals the metrics table. */
+export const metricsMatchRankings: Check = {
+  name: "metrics recomputed from rankings match metrics",
+  async run() {
+    const { checked, mismatches } = await checkMetricsAgainstRankings();
+    const problems = mismatches.map((m) =>
+      `${m.config} ${m.metric}@${m.k}: stored ${m.stored}, recomputed ${m.recomputed}`
+    );
+    return verdict(this.name, problems, `${checked} values`);
+  },
+};

@@ -1,0 +1,72 @@
+import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
+import { writeTable } from "../io/arrow_table.ts";
+import { sha256Hex } from "../io/hash.ts";
+import { CORPUS, EXECUTIONS, MUTANTS, TASKS } from "../tables/schema.ts";
+import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
+import { runChecks } from "./check.ts";
+import { distractorsOneEdit, poolVerifiedByExecutions } from "./stage_checks.ts";
+
+const canonical = "def lt(a, b):\n    return a < b\n";
+const buggy = "def lt(a, b):\n    return a <= b\n";
+const tests = ["assert lt(1, 2)", "assert not lt(2, 2)"];
+
+/** One task, its canonical and one distractor, with the given distractor outcomes. */
+async function writeRun(distractorOutcomes: string[], recordedAfter = "    return a <= b") {
+  Deno.env.set("EXECRET_OUT", await Deno.makeTempDir());
+  await writeTable("tasks", [{ task_id: "t/1", canonical, setup: "", tests }], TASKS);
+  await writeTable("mutants", [{
+    snippet_id: "t/1#m0",
+    task_id: "t/1",
+    bug_type: "wrong_comparison",
+    operator: "lt_to_le",
+    line: 2,
+    before: "    return a < b",
+    after: recordedAfter,
+    code: buggy,
+    code_sha256: sha256Hex(buggy),
+  }], MUTANTS);
+  await writeTable("corpus", [
+    { corpus_id: "t/1#c", task_id: "t/1", label: "correct", code: canonical },
+    {
+      corpus_id: "t/1#m0",
+      task_id: "t/1",
+      label: "incorrect",
+      bug_type: "wrong_comparison",
+      code: buggy,
+    },
+  ], CORPUS);
+  const rows = (code: string, outcomes: string[]) =>
+    outcomes.map((outcome, test_index) => ({
+      code_sha256: suiteCodeSha("", code),
+      tests_sha256: testsSha(tests),
+      runtime: "test",
+      test_index,
+      outcome,
+      ms: 0,
+    }));
+  await writeTable(
+    "executions",
+    [...rows(canonical, ["pass", "pass"]), ...rows(buggy, distractorOutcomes)],
+    EXECUTIONS,
+  );
+}
+
+Deno.test("a distractor that fails a test and is one recorded edit passes both checks", async () => {
+  await writeRun(["pass", "FAIL"]);
+  const results = await runChecks([poolVerifiedByExecutions, distractorsOneEdit]);
+  assertEquals(results.map((r) => r.ok), [true, true]);
+});
+
+Deno.test("a distractor that passes every test fails the execution check", async () => {
+  await writeRun(["pass", "pass"]);
+  const [result] = await runChecks([poolVerifiedByExecutions]);
+  assertEquals(result.ok, false);
+  match(result.detail, /t\/1#m0: distractor passes every test/);
+});
+
+Deno.test("a distractor whose recorded edit is not its code fails the one-edit check", async () => {
+  await writeRun(["pass", "FAIL"], "    return a > b");
+  const [result] = await runChecks([distractorsOneEdit]);
+  assertEquals(result.ok, false);
+  match(result.detail, /t\/1#m0: /);
+});

@@ -7,6 +7,7 @@ import { writeManifest } from "../../pipeline/manifest.ts";
 import { unavailableConfigs } from "../../pipeline/availability.ts";
 import { headline, type HeadlineRow } from "../../pipeline/headline.ts";
 import { buildSite } from "../../pipeline/build_site.ts";
+import { ALL_CHECKS, runChecks } from "../../check/mod.ts";
 
 /** `execret reproduce`: every stage of a profile in order, then the site. */
 export const reproduceCommand: Command = {
@@ -19,6 +20,7 @@ quick, paper): tasks → mutate → oracle → embed → score → stats, then w
 out/manifest.json and build the report site into out/site. Each stage is
 skipped when its inputs, settings and code are unchanged since it last ran,
 so a rerun recomputes nothing and a killed run resumes where it stopped.
+It ends with the integrity audit of \`execret check\` and exits 1 if any fails.
 
   --profile NAME      profile name or path to a profile .json (default: default)
   --skip-unavailable  drop configs whose API key, server URL or model folder is
@@ -61,12 +63,20 @@ so a rerun recomputes nothing and a killed run resumes where it stopped.
     timings.total = Math.round((performance.now() - started) / 10) / 100;
     await writeManifest(profile, timings);
     const rows = await headline();
+    // The run audits itself: a number printed below is one `execret check` vouches for.
+    const checks = await runChecks(ALL_CHECKS);
+    const failed = checks.filter((c) => !c.ok);
     if (values.json) {
-      printJson({ profile: profile.name, stages: reports, headline: rows, site });
+      printJson({ profile: profile.name, stages: reports, headline: rows, site, checks });
     } else {
       printSummary(profile, reports, rows, site, timings.total);
+      console.log(
+        failed.length === 0
+          ? `\nexecret check: all ${checks.length} checks pass`
+          : `\nexecret check: ${failed.map((c) => `FAIL ${c.name} — ${c.detail}`).join("\n")}`,
+      );
     }
-    return 0;
+    return failed.length === 0 ? 0 : 1;
   },
 };
 

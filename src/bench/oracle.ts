@@ -4,6 +4,8 @@ import { readRows } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import type { Job, TestOutcome } from "../oracle/outcome.ts";
 import { createPool, type Runtime } from "../oracle/pool.ts";
+import { ExecutionCache, suiteCodeSha, suiteKey, testsSha } from "../oracle/cache.ts";
+import { runtimeId } from "../oracle/run_suites.ts";
 
 interface TaskRow {
   task_id: string;
@@ -83,6 +85,28 @@ async function mirrorCorpus(size: number): Promise<Job[]> {
   return jobs.slice(0, size);
 }
 
+/** Per job: true/false when a cached oracle run says whether it times out, else undefined. */
+async function knownTimeouts(jobs: Job[]): Promise<(boolean | undefined)[]> {
+  const known: (boolean | undefined)[] = new Array(jobs.length).fill(undefined);
+  for (const runtime of ["pyodide", "native"] as const) {
+    let cache: ExecutionCache;
+    try {
+      cache = await ExecutionCache.open(await runtimeId(runtime), 1000);
+    } catch {
+      continue;
+    }
+    try {
+      jobs.forEach((j, i) => {
+        const hit = cache.get(suiteKey(suiteCodeSha(j.setup, j.code), testsSha(j.tests)));
+        if (hit && known[i] === undefined) known[i] = hit.some((o) => o.outcome === "TIMEOUT");
+      });
+    } finally {
+      cache.close();
+    }
+  }
+  return known;
+}
+
 interface RuntimeFigures {
   runtime: string;
   workers: number;
@@ -96,6 +120,7 @@ interface RuntimeFigures {
   timeouts: number;
   kills: number;
   crashes: number;
+  deaths: string[];
   outcomes: TestOutcome[][];
 }
 
@@ -130,6 +155,7 @@ async function measure(
       timeouts: outcomes.flat().filter((o) => o.outcome === "TIMEOUT").length,
       kills: stats.kills,
       crashes: stats.crashes,
+      deaths: stats.deaths,
       outcomes,
     };
   } finally {
@@ -150,13 +176,23 @@ export async function benchOracle(args: string[]): Promise<number> {
   const candidates = await benchCorpus(Math.ceil(size * 1.25));
   const { from } = candidates;
   // Time spent waiting out infinite loops is the same in both runtimes and
-  // would hide the execution speed: a native pre-pass drops suites that time out.
-  const prepass = await measure("native", candidates.jobs, workers, timeoutMs);
-  const jobs = candidates.jobs.filter((_, i) =>
-    prepass.outcomes[i].every((o) => o.outcome !== "TIMEOUT")
-  ).slice(0, size);
-  const dropped = candidates.jobs.length -
-    prepass.outcomes.filter((o) => o.every((t) => t.outcome !== "TIMEOUT")).length;
+  // would hide the execution speed, so suites that time out are left out:
+  // known from the oracle stage's cache when it ran, else from a native pre-pass.
+  const timesOut = await knownTimeouts(candidates.jobs);
+  const unknown = candidates.jobs.map((_, i) => i).filter((i) => timesOut[i] === undefined);
+  if (unknown.length > 0) {
+    const prepass = await measure(
+      "native",
+      unknown.map((i) => candidates.jobs[i]),
+      workers,
+      timeoutMs,
+    );
+    unknown.forEach((i, k) =>
+      timesOut[i] = prepass.outcomes[k].some((o) => o.outcome === "TIMEOUT")
+    );
+  }
+  const jobs = candidates.jobs.filter((_, i) => !timesOut[i]).slice(0, size);
+  const dropped = timesOut.filter((t) => t).length;
   const loadBefore = Deno.loadavg();
   const pyodide = await measure("pyodide", jobs, workers, timeoutMs);
   const native = await measure("native", jobs, workers, timeoutMs);
@@ -198,6 +234,9 @@ export async function benchOracle(args: string[]): Promise<number> {
   );
   console.log(row(pyodide));
   console.log(row(native));
+  for (const f of [pyodide, native]) {
+    for (const d of f.deaths) console.log(`  ${f.runtime} worker died: ${d.slice(0, 200)}`);
+  }
   console.log(
     `native / pyodide = ${result.ratio.toFixed(2)}x wall, ${result.cpuRatio.toFixed(2)}x CPU; ` +
       `identical outcomes on ` +

@@ -158,7 +158,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       });
     };
 
-    const die = (outcome: Outcome, ms: number) => {
+    const die = (outcome: Outcome, ms: number, detail?: string) => {
       if (!alive) return;
       alive = false;
       clearInterval(timer);
@@ -172,6 +172,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         partial: inJob ? partial() : [],
         outcome,
         ms,
+        detail,
       };
       worker.terminate();
       events.dead(report);
@@ -214,7 +215,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
           const raw = JSON.parse(msg.results as string) as [unknown, unknown][];
           outcomes = raw.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) || 0 }));
         } catch {
-          die(CRASH, 0);
+          die(CRASH, 0, "unreadable result");
           return;
         }
         events.result(msg.id as number, outcomes);
@@ -224,12 +225,16 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         events.idle(msg.memory as number);
       } else if (msg.type === "fault") {
         const interruptedNow = Atomics.load(ctrl, INTR) === Atomics.load(ctrl, SEQ);
-        die(interruptedNow ? "TIMEOUT" : CRASH, performance.now() - phaseStart);
+        die(
+          interruptedNow ? "TIMEOUT" : CRASH,
+          performance.now() - phaseStart,
+          `driver fault: ${msg.error}`,
+        );
       }
     };
     worker.onerror = (e) => {
       e.preventDefault();
-      die(CRASH, performance.now() - phaseStart);
+      die(CRASH, performance.now() - phaseStart, `worker error: ${e.message}`);
     };
     // A worker that closes itself (self.close() from a snippet) just goes quiet:
     // the watch above kills it for time.

@@ -23,6 +23,8 @@ export interface DeathReport {
   /** TIMEOUT when killed for time, ERROR:Crash when the worker died on its own. */
   outcome: Outcome;
   ms: number;
+  /** Why the worker died, when known (for diagnosis). */
+  detail?: string;
 }
 
 /** Callbacks a slot uses to report to its pool. */
@@ -68,6 +70,8 @@ export interface PoolStats {
   crashes: number;
   recycles: number;
   respawnMs: number[];
+  /** The first few reasons workers died for, for diagnosis. */
+  deaths: string[];
 }
 
 /**
@@ -76,7 +80,14 @@ export interface PoolStats {
  * of the job it died in, and recycles a worker whose memory grew too far.
  */
 export class WorkerPool {
-  readonly stats: PoolStats = { jobs: 0, kills: 0, crashes: 0, recycles: 0, respawnMs: [] };
+  readonly stats: PoolStats = {
+    jobs: 0,
+    kills: 0,
+    crashes: 0,
+    recycles: 0,
+    respawnMs: [],
+    deaths: [],
+  };
   #queue: Pending[] = [];
   #slots: SlotState[] = [];
   #nextId = 1;
@@ -224,6 +235,13 @@ export class WorkerPool {
         if (this.#closed) return;
         if (report.outcome === CRASH) this.stats.crashes++;
         else this.stats.kills++;
+        if (this.stats.deaths.length < 5) {
+          this.stats.deaths.push(
+            `${report.outcome} in phase ${report.phase}${
+              report.detail ? `: ${report.detail}` : ""
+            }`,
+          );
+        }
         state.slot = null;
         const requeue: Pending[] = [];
         for (const p of state.busy) {

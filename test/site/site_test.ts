@@ -19,7 +19,8 @@ import config from "../../observablehq.config.ts";
 import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
 
 type Row = Record<string, unknown>;
-const WAIT = { timeout: 30_000 };
+// Generous: on a busy 2-core CI box DuckDB-wasm and the charts can take a while.
+const WAIT = { timeout: 60_000 };
 
 /** Cell texts of the first Inputs.table inside `scope` (header row excluded). */
 async function tableRows(page: Page, scope: string): Promise<string[][]> {

@@ -16,7 +16,9 @@
  *
  * Usage: deno run -A scripts/build_site.ts [--root docs] [--config observablehq.config.ts] [--preview]
  * (`--root` must match the config's `root`; it names the cache to fill.)
- * Environment: EXECRET_OUT (tables to show), EXECRET_SITE_OUT (output folder, default out/site).
+ * Environment: EXECRET_OUT (tables to show), EXECRET_SITE_OUT (output folder, default out/site),
+ * EXECRET_SITE_READ_ONLY=1 (show the tables as they are; by default a loader
+ * first brings the stage that writes its table up to date, see loaders/_table_source.ts).
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";

@@ -179,7 +179,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       }
     };
 
-    (async () => {
+    const reading = (async () => {
       let buffer = "";
       for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
         buffer += chunk;
@@ -191,8 +191,10 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
         }
       }
     })().catch(() => {});
-    child.status.then(() => {
+    child.status.then(async () => {
       onReady?.(false);
+      // Lines the worker wrote before it died say how far it got: read them first.
+      await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
       die(CRASH);
     });
 

@@ -1,20 +1,8 @@
 import type { TableSpec } from "../io/arrow_table.ts";
-import { sha256Hex } from "../io/hash.ts";
 
-/**
- * The oracle's suite key (src/oracle/cache.ts `suiteCodeSha`, `testsSha`):
- * sha256 of setup + "\n" + code (code alone without a setup) and of the JSON
- * test list. Restated here so the report does not depend on the oracle's
- * runtime modules; the fixture run writes executions with the same keys.
- */
-export function suiteCodeSha(setup: string, code: string): string {
-  return sha256Hex(setup === "" ? code : `${setup}\n${code}`);
-}
-
-/** sha256 of the JSON list of test statements (the oracle's `testsSha`). */
-export function testsSha(tests: readonly string[]): string {
-  return sha256Hex(JSON.stringify(tests));
-}
+// The explorer joins executions to snippets by the oracle's own suite key.
+import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
+export { suiteCodeSha, testsSha };
 
 /** One test outcome of one pool snippet (the explorer's view of `executions`). */
 export const SNIPPET_OUTCOMES: TableSpec = {

@@ -100,6 +100,9 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
   const mutants = await readRows<MutantRow>(tablePath("mutants"));
   const taskById = new Map<string, TaskRow>();
   for (const t of tasks) {
+    if (typeof t.canonical !== "string") {
+      throw new Error(`${tablePath("tasks")}: task ${t.task_id} has no canonical`);
+    }
     if (taskById.has(t.task_id)) {
       throw new Error(`${tablePath("tasks")}: duplicate task_id ${t.task_id}`);
     }
@@ -109,6 +112,15 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
   const rejects: Reject[] = [];
   const mutantsByTask = new Map<string, MutantRow[]>();
   for (const m of mutants) {
+    if (typeof m.code !== "string" || m.code.trim() === "") {
+      rejects.push({
+        stage: "oracle",
+        source: taskById.get(m.task_id)?.source ?? "",
+        locator: m.snippet_id,
+        reason: "bad_mutant: no code",
+      });
+      continue;
+    }
     if (!taskById.has(m.task_id)) {
       rejects.push({
         stage: "oracle",

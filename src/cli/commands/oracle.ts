@@ -88,7 +88,9 @@ options:
         quiet: values.quiet ?? values.json,
       });
     } catch (e) {
-      if (e instanceof Error && /table not found|duplicate task_id/.test(e.message)) {
+      if (
+        e instanceof Error && /table not found|duplicate task_id|has no canonical/.test(e.message)
+      ) {
         throw new UserError(e.message);
       }
       throw e;

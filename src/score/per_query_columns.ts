@@ -94,7 +94,12 @@ export function perQueryTable(
     domain: utf8Vector(cols.domain),
     metric: utf8Vector(cols.metric),
     k: arrow.makeVector(
-      arrow.makeData({ type: new arrow.Int32(), length: n, nullCount: 0, data: Int32Array.from(cols.k) }),
+      arrow.makeData({
+        type: new arrow.Int32(),
+        length: n,
+        nullCount: 0,
+        data: Int32Array.from(cols.k),
+      }),
     ),
     value: arrow.makeVector(
       arrow.makeData({

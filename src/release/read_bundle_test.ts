@@ -44,6 +44,8 @@ Deno.test("readBundle reads the fixture bundle whole", async () => {
 Deno.test("readBundle falls back to the folder under EXECRET_MIRROR", async () => {
   const mirror = await Deno.makeTempDir();
   await Deno.symlink(FIXTURE_BUNDLE, join(mirror, "execretrieval-release"));
+  // Test files share one process: put back the mirror CI set for the others.
+  const previous = Deno.env.get("EXECRET_MIRROR");
   Deno.env.set("EXECRET_MIRROR", mirror);
   try {
     const b = await readBundle("no/such/place/execretrieval-release");
@@ -53,7 +55,8 @@ Deno.test("readBundle falls back to the folder under EXECRET_MIRROR", async () =
       /nowhere-else: no such bundle folder \(nor under EXECRET_MIRROR/,
     );
   } finally {
-    Deno.env.delete("EXECRET_MIRROR");
+    if (previous === undefined) Deno.env.delete("EXECRET_MIRROR");
+    else Deno.env.set("EXECRET_MIRROR", previous);
     await Deno.remove(mirror, { recursive: true });
   }
 });

@@ -122,19 +122,34 @@ async function embedConfig(
     key: vectorKey(digests[it.role], textToSend(inv, it.text, it.role)),
   }));
   const cache = await openVectorCache(inv.name);
-  // Distinct texts still to embed, per role.
-  const todo: Record<Role, (Item & { length: number })[]> = { query: [], document: [] };
-  const queued = new Set<string>();
+  // Every distinct text per role, in length order: similar lengths share a
+  // batch, since local transformers pad every text to the batch's longest and
+  // attention cost grows with the square of that length.
+  const distinct: Record<Role, (Item & { length: number })[]> = { query: [], document: [] };
+  const seen = new Set<string>();
   for (const it of items) {
-    if (cache.get(it.key) || queued.has(it.key)) continue;
-    queued.add(it.key);
-    todo[it.role].push({ ...it, length: textToSend(inv, it.text, it.role).length });
+    if (seen.has(it.key)) continue;
+    seen.add(it.key);
+    distinct[it.role].push({ ...it, length: textToSend(inv, it.text, it.role).length });
   }
-  // Similar lengths share a batch: local transformers pad every text to the
-  // batch's longest, and attention cost grows with the square of that length.
-  for (const list of Object.values(todo)) list.sort((a, b) => a.length - b.length);
-  const pending = todo.query.length + todo.document.length;
-  const cached = new Set(items.map((i) => i.key)).size - pending;
+  for (const list of Object.values(distinct)) {
+    list.sort((a, b) => a.length - b.length || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+  // Batch boundaries are fixed over the whole text set, cached or not, and a
+  // batch is embedded whole or skipped whole: a resumed run then sends exactly
+  // the batches an uninterrupted run would, so padding (and with it the last
+  // bits of local models' vectors) cannot depend on where a kill landed.
+  const chunk = (inv.batch_size ?? 32) * (inv.concurrency ?? 1);
+  const todo: { role: Role; part: (Item & { length: number })[] }[] = [];
+  for (const role of ["query", "document"] as const) {
+    const list = distinct[role];
+    for (let s = 0; s < list.length; s += chunk) {
+      const part = list.slice(s, s + chunk);
+      if (part.some((p) => !cache.get(p.key))) todo.push({ role, part });
+    }
+  }
+  const pending = todo.reduce((n, t) => n + t.part.length, 0);
+  const cached = seen.size - pending;
   let requests: RequestStats | undefined;
   if (pending > 0) {
     const missing = missingRequirements(inv, options.provider?.env);
@@ -151,21 +166,16 @@ async function embedConfig(
       stats?: RequestStats;
     };
     requests = provider.stats;
-    // One cache segment per chunk: a kill loses at most the chunk in flight.
-    const chunk = (inv.batch_size ?? 32) * (inv.concurrency ?? 1);
     // Progress in characters: long texts cost more, and they come last (length order).
-    const totalChars = [...todo.query, ...todo.document].reduce((n, it) => n + it.length, 0);
+    const totalChars = todo.reduce((n, t) => n + t.part.reduce((m, it) => m + it.length, 0), 0);
     const bar = progress(`embed ${inv.name} (${pending} texts; chars)`, totalChars, {
       quiet: options.quiet,
     });
-    for (const role of ["query", "document"] as const) {
-      const list = todo[role];
-      for (let s = 0; s < list.length; s += chunk) {
-        const part = list.slice(s, s + chunk);
-        const vectors = await provider.embed(part.map((p) => p.text), role);
-        await cache.putBatch(part.map((p) => p.key), vectors);
-        bar.tick(part.reduce((n, it) => n + it.length, 0));
-      }
+    // One cache segment per batch: a kill loses at most the batch in flight.
+    for (const { role, part } of todo) {
+      const vectors = await provider.embed(part.map((p) => p.text), role);
+      await cache.putBatch(part.map((p) => p.key), vectors);
+      bar.tick(part.reduce((n, it) => n + it.length, 0));
     }
     bar.done(
       requests

@@ -1,0 +1,131 @@
+/**
+ * `make reproduce` is trustworthy: a rerun gives byte-identical outputs and
+ * recomputes nothing, and a run killed mid-oracle and mid-embedding resumes
+ * to the same bytes as an uninterrupted run without redoing finished work.
+ * Runs the real CLI on the quick profile (built-in tasks, bm25/tfidf/use).
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import * as arrow from "apache-arrow";
+import { sha256Hex } from "../../src/io/hash.ts";
+
+const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
+
+function reproduce(out: string): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
+      .concat(["--profile", "quick", "--no-site"]),
+    env: { EXECRET_OUT: out, EXECRET_PROGRESS_SECONDS: "0.2", EXECRET_QUIET: "0" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+async function finish(child: Deno.ChildProcess): Promise<string> {
+  const { code, stdout, stderr } = await child.output();
+  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+  if (code !== 0) throw new Error(`reproduce exited ${code}:\n${text.slice(-2000)}`);
+  return text;
+}
+
+/** Start a run and SIGKILL it once a progress line of `stage` shows work done. */
+async function killDuring(out: string, stage: RegExp): Promise<string> {
+  const child = reproduce(out);
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`run ended before ${stage} made progress:\n${seen.slice(-1500)}`);
+    seen += value;
+    if (stage.test(seen)) break;
+  }
+  child.kill("SIGKILL");
+  await child.status;
+  reader.releaseLock();
+  await child.stdout.cancel();
+  await child.stderr.cancel().catch(() => {});
+  return seen;
+}
+
+/**
+ * sha256 of every table and embedding file, by path relative to out/. With
+ * `sansFetchTime`, an embedding file is hashed without its `created_at`
+ * metadata: the one field that records when its vectors were fetched, which
+ * a run that fetched them at other times cannot share.
+ */
+function digests(out: string, sansFetchTime = false): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const dir of ["tables", "parquet", "embeddings"]) {
+    const names = [...Deno.readDirSync(join(out, dir))].filter((e) => e.isFile)
+      .map((e) => e.name).sort();
+    for (const name of names) {
+      let bytes: Uint8Array = Deno.readFileSync(join(out, dir, name));
+      if (sansFetchTime && dir === "embeddings") bytes = withoutCreatedAt(bytes);
+      result[`${dir}/${name}`] = sha256Hex(bytes);
+    }
+  }
+  return result;
+}
+
+function withoutCreatedAt(bytes: Uint8Array): Uint8Array {
+  const table = arrow.tableFromIPC(bytes);
+  const metadata = new Map(table.schema.metadata);
+  ok(metadata.delete("created_at"), "embedding files record created_at");
+  const schema = new arrow.Schema(table.schema.fields, metadata);
+  const batches = table.batches.map((b) => new arrow.RecordBatch(schema, b.data));
+  return arrow.tableToIPC(new arrow.Table(schema, batches), "stream");
+}
+
+/** The manifest without what may differ between equal runs (timings, fetch times). */
+function comparableManifest(out: string): unknown {
+  const m = JSON.parse(Deno.readTextFileSync(join(out, "manifest.json")));
+  delete m.timings;
+  m.files = m.files.filter((f: { path: string }) => !f.path.startsWith("embeddings/"));
+  return m;
+}
+
+/** Keys of an append-only JSONL cache, counting repeats. */
+function cacheKeys(path: string): { lines: number; distinct: number } {
+  const keys = Deno.readTextFileSync(path).split("\n").filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l).k as string);
+  return { lines: keys.length, distinct: new Set(keys).size };
+}
+
+Deno.test({
+  name: "quick profile: rerun is byte-identical, and a killed run resumes to the same bytes",
+  sanitizeResources: false,
+  async fn() {
+    const root = await Deno.makeTempDir({ prefix: "execret-repro-" });
+    const a = join(root, "a");
+    await finish(reproduce(a));
+    const first = digests(a);
+    ok(Object.keys(first).length >= 10, "tables and embeddings written");
+    ok(first["embeddings/use.arrow"], "the dense config wrote its embeddings");
+
+    const again = await finish(reproduce(a));
+    for (const stage of ["tasks", "mutate", "oracle", "embed", "score", "stats"]) {
+      ok(again.includes(`${stage}: up to date`), `warm rerun skips ${stage}`);
+    }
+    assertEquals(digests(a), first);
+    assertEquals(
+      JSON.parse(Deno.readTextFileSync(join(a, "manifest.json"))).files.length > 0,
+      true,
+    );
+
+    // Killed mid-oracle, then mid-embedding, then completed: same bytes.
+    const b = join(root, "b");
+    await killDuring(b, /oracle: [1-9]\d*\//);
+    const afterOracleKill = Deno.readDirSync(join(b, "cache", "executions")).toArray();
+    ok(afterOracleKill.length > 0, "the oracle cached suites before the kill");
+    await killDuring(b, /embed use[^\n]*: [1-9]\d*\//);
+    await finish(reproduce(b));
+    assertEquals(digests(b, true), digests(a, true));
+    assertEquals(comparableManifest(b), comparableManifest(a));
+    // Nothing finished before a kill ran again: every cached suite appears once.
+    for (const f of Deno.readDirSync(join(b, "cache", "executions"))) {
+      const { lines, distinct } = cacheKeys(join(b, "cache", "executions", f.name));
+      assertEquals(lines, distinct, `${f.name}: a suite was executed twice`);
+    }
+    await Deno.remove(root, { recursive: true });
+  },
+});

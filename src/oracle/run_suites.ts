@@ -32,6 +32,12 @@ export interface RunSuitesOptions {
   quiet?: boolean;
   /** Progress label (default "oracle"). */
   label?: string;
+  /**
+   * Start the pool only on demand and keep it for later calls: a caller
+   * running suites in rounds passes the same holder each time and closes
+   * `holder.pool` when done.
+   */
+  poolHolder?: { pool?: OraclePool };
 }
 
 /** What {@link runSuites} did, besides the results. */
@@ -73,11 +79,13 @@ export async function runSuites(
     }
     let poolStats: RunSuitesReport["pool"];
     if (todo.length > 0) {
-      const pool = await createPool({
+      const holder = options.poolHolder;
+      const pool = holder?.pool ?? await createPool({
         runtime: options.runtime,
         workers: options.workers,
         timeoutMs,
       });
+      if (holder) holder.pool = pool;
       const bar = progress(options.label ?? "oracle", todo.length, { quiet: options.quiet });
       try {
         await Promise.all(todo.map(async ({ index, key }) => {
@@ -88,7 +96,7 @@ export async function runSuites(
         poolStats = pool.stats();
         bar.done(`${todo.length} suites executed, ${jobs.length - todo.length} from cache`);
       } finally {
-        pool.close();
+        if (!holder) pool.close();
       }
     }
     // Every result, fresh or not, is read back from the cache: the same bytes either way.

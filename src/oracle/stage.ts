@@ -4,7 +4,7 @@ import { type Reject, summarizeRejects, writeRejects } from "../io/rejects.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { CORPUS, EXECUTIONS, QUERIES } from "../tables/schema.ts";
 import { allPass, type TestOutcome, timeoutOnly } from "./outcome.ts";
-import type { Runtime } from "./pool.ts";
+import type { OraclePool, Runtime } from "./pool.ts";
 import { runSuites, type RunSuitesReport, type SuiteJob } from "./run_suites.ts";
 
 /** The oracle's gate counts, long form: one row per (gate, source). */
@@ -84,13 +84,14 @@ function differs(a: readonly TestOutcome[], b: readonly TestOutcome[]): string |
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Execute every canonical (twice) and every candidate mutant, apply the gates,
+ * Execute every canonical (twice) and the candidate mutants, apply the gates,
  * and write `executions`, `queries`, `corpus`, `validation` and the oracle's
  * rejects. A canonical failing any test or differing between its two runs
  * rejects its task; a candidate passing every test is an equivalent mutant
  * and is dropped; a candidate failing only by TIMEOUT is kept but flagged. Up
  * to `maxDistractors` verified candidates per task are kept, lowest `order`
- * first.
+ * first; candidates after a task's last kept one are not executed at all
+ * (gate `not_needed`), which leaves the kept set unchanged.
  */
 export async function runOracleStage(options: OracleStageOptions = {}): Promise<OracleStageResult> {
   const runtime = options.runtime ?? "pyodide";
@@ -138,27 +139,75 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
     list.sort((a, b) => a.order - b.order || byString(a.snippet_id, b.snippet_id));
   }
 
-  // Jobs: canonical run 1 and 2 per task, then every candidate.
-  const jobs: SuiteJob[] = [];
-  const canonicalAt = new Map<string, [number, number]>();
-  const mutantAt = new Map<string, number>();
-  for (const t of tasks) {
-    const tests = t.tests ?? [];
-    const setup = t.setup ?? "";
-    canonicalAt.set(t.task_id, [jobs.length, jobs.length + 1]);
-    jobs.push({ setup, code: t.canonical, tests, rep: 0 });
-    jobs.push({ setup, code: t.canonical, tests, rep: 1 });
-    for (const m of mutantsByTask.get(t.task_id) ?? []) {
-      mutantAt.set(m.snippet_id, jobs.length);
-      jobs.push({ setup, code: m.code, tests });
+  // Canonicals first, twice each (the flakiness gate). Then candidates in
+  // rounds, in each task's seeded order: a round runs, for every kept task, as
+  // many of its next candidates as it still lacks verified distractors. The
+  // kept distractors are exactly those of running every candidate, but
+  // candidates after a task's last kept one never run (most of the work,
+  // since a candidate that loops forever costs a timeout per test).
+  const poolHolder: { pool?: OraclePool } = {};
+  const run = (jobs: SuiteJob[]) =>
+    runSuites(jobs, {
+      runtime,
+      workers: options.workers,
+      timeoutMs,
+      quiet: options.quiet,
+      poolHolder,
+    });
+  const reports: RunSuitesReport[] = [];
+  const outcomesOf = new Map<string, TestOutcome[]>();
+  const executedOrder: { codeSha: string; testsSha: string; outcomes: TestOutcome[] }[] = [];
+  const canonical = new Map<string, [TestOutcome[], TestOutcome[]]>();
+  try {
+    const canonicalJobs = tasks.flatMap((t) => {
+      const job = { setup: t.setup ?? "", code: t.canonical, tests: t.tests ?? [] };
+      return [{ ...job, rep: 0 }, { ...job, rep: 1 }];
+    });
+    const first = await run(canonicalJobs);
+    reports.push(first.report);
+    tasks.forEach((t, i) => {
+      const [a, b] = [first.results[2 * i], first.results[2 * i + 1]];
+      canonical.set(t.task_id, [a.outcomes, b.outcomes]);
+      executedOrder.push(a);
+    });
+    const next = new Map<string, number>();
+    const verifiedCount = new Map<string, number>();
+    for (;;) {
+      const round: MutantRow[] = [];
+      for (const t of tasks) {
+        const [a, b] = canonical.get(t.task_id)!;
+        if (!allPass(a) || differs(a, b) !== null) continue;
+        const muts = mutantsByTask.get(t.task_id) ?? [];
+        let at = next.get(t.task_id) ?? 0;
+        const need = maxDistractors - (verifiedCount.get(t.task_id) ?? 0);
+        for (let n = 0; n < need && at < muts.length; n++) round.push(muts[at++]);
+        next.set(t.task_id, at);
+      }
+      if (round.length === 0) break;
+      const jobs = round.map((m) => {
+        const t = taskById.get(m.task_id)!;
+        return { setup: t.setup ?? "", code: m.code, tests: t.tests ?? [] };
+      });
+      const { results, report: r } = await run(jobs);
+      reports.push(r);
+      round.forEach((m, i) => {
+        outcomesOf.set(m.snippet_id, results[i].outcomes);
+        executedOrder.push(results[i]);
+        if (!allPass(results[i].outcomes)) {
+          verifiedCount.set(m.task_id, (verifiedCount.get(m.task_id) ?? 0) + 1);
+        }
+      });
     }
+  } finally {
+    poolHolder.pool?.close();
   }
-  const { results, report } = await runSuites(jobs, {
-    runtime,
-    workers: options.workers,
-    timeoutMs,
-    quiet: options.quiet,
-  });
+  const report: RunSuitesReport = {
+    runtime: reports[0]?.runtime ?? runtime,
+    executed: reports.reduce((n, r) => n + r.executed, 0),
+    cached: reports.reduce((n, r) => n + r.cached, 0),
+    seconds: reports.reduce((n, r) => n + r.seconds, 0),
+    pool: poolHolder.pool?.stats(),
+  };
 
   const counts = new Map<string, number>();
   const count = (gate: string, source: string, n = 1) => {
@@ -174,9 +223,7 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
     const muts = mutantsByTask.get(t.task_id) ?? [];
     count("tasks_in", src);
     count("candidates_in", src, muts.length);
-    const [i1, i2] = canonicalAt.get(t.task_id)!;
-    const first = results[i1].outcomes;
-    const second = results[i2].outcomes;
+    const [first, second] = canonical.get(t.task_id)!;
     const reject = (reason: string) =>
       rejects.push({ stage: "oracle", source: src, locator: t.task_id, reason });
     if (!allPass(first)) {
@@ -194,7 +241,18 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
     count("candidates_of_kept_tasks", src, muts.length);
     const kept: { m: MutantRow; timeoutOnly: boolean }[] = [];
     for (const m of muts) {
-      const outcomes = results[mutantAt.get(m.snippet_id)!].outcomes;
+      const outcomes = outcomesOf.get(m.snippet_id);
+      if (!outcomes) {
+        count("not_needed", src);
+        rejects.push({
+          stage: "oracle",
+          source: src,
+          locator: m.snippet_id,
+          reason:
+            `not_needed: ${maxDistractors} distractors verified before it in the seeded order`,
+        });
+        continue;
+      }
       if (allPass(outcomes)) {
         count("equivalent", src);
         rejects.push({
@@ -208,16 +266,6 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
       count("verified", src);
       const flagged = timeoutOnly(outcomes);
       if (flagged) count("verified_timeout_only", src);
-      if (kept.length >= maxDistractors) {
-        count("surplus", src);
-        rejects.push({
-          stage: "oracle",
-          source: src,
-          locator: m.snippet_id,
-          reason: `surplus: verified, beyond the first ${maxDistractors} by order`,
-        });
-        continue;
-      }
       kept.push({ m, timeoutOnly: flagged });
     }
     count("tasks_kept", src);
@@ -278,9 +326,7 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
   // Executions: one row per (suite, test) of each first run, deduplicated.
   const executions: Record<string, unknown>[] = [];
   const seen = new Set<string>();
-  for (const [i, job] of jobs.entries()) {
-    if ((job.rep ?? 0) !== 0) continue;
-    const r = results[i];
+  for (const r of executedOrder) {
     const key = `${r.codeSha}:${r.testsSha}`;
     if (seen.has(key)) continue;
     seen.add(key);

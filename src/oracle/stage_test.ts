@@ -105,13 +105,14 @@ Deno.test({
           "verified",
         ]
           .map(count),
-        [4, 1, 1, 2, 1, 5],
+        [4, 1, 1, 2, 1, 4],
       );
       assertEquals(
         [4, 3, 2, 1, 0].map((n) => count(`tasks_with_distractors:${n}`)),
         [1, 0, 0, 0, 1],
       );
-      assertEquals([count("surplus"), count("distractors_timeout_only")], [1, 1]);
+      // m5 comes after four verified distractors: never executed.
+      assertEquals([count("not_needed"), count("distractors_timeout_only")], [1, 1]);
       assertEquals(count("bug_type:wrong_operator"), 1);
 
       const queries = await readRows<
@@ -139,7 +140,7 @@ Deno.test({
       );
       assertEquals(rejects.map((r) => [r.locator, r.reason]), [
         ["builtin/add#m0", "equivalent_mutant: passes every test"],
-        ["builtin/add#m5", "surplus: verified, beyond the first 4 by order"],
+        ["builtin/add#m5", "not_needed: 4 distractors verified before it in the seeded order"],
         ["builtin/bad", "canonical_fails: test 1 FAIL"],
         ["builtin/flaky", "flaky_canonical: test 0 pass vs FAIL between two runs"],
         ["builtin/missing#m0", "unknown_task: builtin/missing is not in tasks"],

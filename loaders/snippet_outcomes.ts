@@ -7,6 +7,8 @@
 import * as arrow from "apache-arrow";
 import { rowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table.ts";
 import { siteTable } from "./_table_source.ts";
+import { tableBytes } from "./table_stream.ts";
+import { EXECUTION_TIMES } from "../src/tables/schema.ts";
 import { SNIPPET_OUTCOMES, snippetOutcomes } from "../src/report/snippet_outcomes.ts";
 import { writeAll } from "./_stdout.ts";
 
@@ -17,6 +19,8 @@ export async function snippetOutcomesStream(): Promise<Uint8Array> {
     await rows("tasks"),
     await rows("corpus"),
     await rows("executions"),
+    // Timings are optional: a run imported from elsewhere may have none.
+    rowsOf(arrow.tableFromIPC(await tableBytes("execution_times", EXECUTION_TIMES))),
   );
   return toIpcStream(tableFromRows(outcomes, SNIPPET_OUTCOMES));
 }

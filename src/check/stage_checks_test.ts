@@ -42,7 +42,6 @@ async function writeRun(distractorOutcomes: string[], recordedAfter = "    retur
       runtime: "test",
       test_index,
       outcome,
-      ms: 0,
     }));
   await writeTable(
     "executions",

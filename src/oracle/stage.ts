@@ -2,7 +2,7 @@ import { readRows, type TableSpec, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, summarizeRejects, writeRejects } from "../io/rejects.ts";
 import { sha256Hex } from "../io/hash.ts";
-import { CORPUS, EXECUTIONS, QUERIES } from "../tables/schema.ts";
+import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES } from "../tables/schema.ts";
 import { allPass, type TestOutcome, timeoutOnly } from "./outcome.ts";
 import type { OraclePool, Runtime } from "./pool.ts";
 import { runSuites, type RunSuitesReport, type SuiteJob } from "./run_suites.ts";
@@ -325,6 +325,7 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
 
   // Executions: one row per (suite, test) of each first run, deduplicated.
   const executions: Record<string, unknown>[] = [];
+  const times: Record<string, unknown>[] = [];
   const seen = new Set<string>();
   for (const r of executedOrder) {
     const key = `${r.codeSha}:${r.testsSha}`;
@@ -337,15 +338,22 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
         runtime: report.runtime,
         test_index: index,
         outcome: o.outcome,
+      });
+      times.push({
+        code_sha256: r.codeSha,
+        tests_sha256: r.testsSha,
+        runtime: report.runtime,
+        test_index: index,
         ms: o.ms,
       });
     }
   }
-  executions.sort((a, b) =>
+  const bySuiteAndTest = (a: Record<string, unknown>, b: Record<string, unknown>) =>
     byString(a.code_sha256 as string, b.code_sha256 as string) ||
     byString(a.tests_sha256 as string, b.tests_sha256 as string) ||
-    (a.test_index as number) - (b.test_index as number)
-  );
+    (a.test_index as number) - (b.test_index as number);
+  executions.sort(bySuiteAndTest);
+  times.sort(bySuiteAndTest);
   queries.sort((a, b) => byString(a.query_id as string, b.query_id as string));
   corpus.sort((a, b) =>
     byString(a.task_id as string, b.task_id as string) ||
@@ -360,6 +368,7 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
   const metadata = { runtime: report.runtime, timeout_ms: String(timeoutMs) };
   const tables: Record<string, string> = {
     executions: await writeTable("executions", executions, EXECUTIONS, { metadata }),
+    execution_times: await writeTable("execution_times", times, EXECUTION_TIMES, { metadata }),
     queries: await writeTable("queries", queries, QUERIES, { metadata }),
     corpus: await writeTable("corpus", corpus, CORPUS, { metadata }),
     validation: await writeTable(

@@ -92,6 +92,7 @@ export const TABLE_STAGE: Record<string, string> = {
   tasks: "tasks",
   mutants: "mutate",
   executions: "oracle",
+  execution_times: "oracle",
   queries: "oracle",
   corpus: "oracle",
   validation: "oracle",

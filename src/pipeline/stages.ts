@@ -82,7 +82,9 @@ export const STAGES: StageDef[] = [
       }),
     outputs: () =>
       Promise.resolve(
-        ["executions", "queries", "corpus", "validation"].map(table).concat(rejects("oracle")),
+        ["executions", "execution_times", "queries", "corpus", "validation"].map(table).concat(
+          rejects("oracle"),
+        ),
       ),
     run: async (p, quiet) => {
       await runOracleStage({

@@ -81,7 +81,6 @@ export async function releaseTables(bundle: Bundle, rule: TestsHashRule): Promis
       runtime: RELEASE_RUNTIME,
       test_index: i,
       outcome: kitOutcome(o),
-      ms: null,
     }))
   );
 

@@ -27,6 +27,11 @@ interface Execution {
   tests_sha256: string;
   test_index: number;
   outcome: string;
+}
+interface ExecutionTime {
+  code_sha256: string;
+  tests_sha256: string;
+  test_index: number;
   ms: number;
 }
 
@@ -40,7 +45,13 @@ export function snippetOutcomes(
   tasks: readonly Task[],
   corpus: readonly Snippet[],
   executions: readonly Execution[],
+  times: readonly ExecutionTime[] = [],
 ): Record<string, unknown>[] {
+  const msOf = new Map<string, number>();
+  for (const t of times) {
+    const key = `${t.code_sha256}:${t.tests_sha256}:${t.test_index}`;
+    if (!msOf.has(key)) msOf.set(key, t.ms);
+  }
   const byTask = new Map(tasks.map((t) => [t.task_id, t]));
   // One outcome per (suite, test): a table may repeat a suite (e.g. runtimes, reruns); keep the first.
   const bySuite = new Map<string, Map<number, Execution>>();
@@ -59,7 +70,8 @@ export function snippetOutcomes(
       a.test_index - b.test_index
     );
     for (const e of rows) {
-      out.push({ corpus_id: s.corpus_id, test_index: e.test_index, outcome: e.outcome, ms: e.ms });
+      const ms = msOf.get(`${key}:${e.test_index}`) ?? null;
+      out.push({ corpus_id: s.corpus_id, test_index: e.test_index, outcome: e.outcome, ms });
     }
   }
   return out;

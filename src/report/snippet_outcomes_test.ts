@@ -34,9 +34,12 @@ Deno.test("snippetOutcomes joins executions through setup + code and the task's 
       ms: 1,
     },
   ];
-  assertEquals(snippetOutcomes(tasks, corpus, executions), [
+  // The rows carry their timings too, so they serve as the execution_times table.
+  assertEquals(snippetOutcomes(tasks, corpus, executions, executions), [
     { corpus_id: "t#c", test_index: 0, outcome: "pass", ms: 1 },
     { corpus_id: "t#m0", test_index: 0, outcome: "pass", ms: 1 },
     { corpus_id: "t#m0", test_index: 1, outcome: "FAIL", ms: 2 },
   ]);
+  // Without timings the outcomes stand alone.
+  assertEquals(snippetOutcomes(tasks, corpus, executions).map((o) => o.ms), [null, null, null]);
 });

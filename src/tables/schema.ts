@@ -53,6 +53,18 @@ export const EXECUTIONS: TableSpec = {
   runtime: "utf8", // e.g. pyodide-314.0.7 or cpython-3.11.7
   test_index: "int32",
   outcome: "utf8", // pass | FAIL | TIMEOUT | ERROR:<ExceptionType>
+};
+
+/**
+ * How long each test of `executions` took. A measurement, kept apart from the
+ * outcomes so that every result table is byte-identical across runs and
+ * machines; this one (like an embedding file's created_at) cannot be.
+ */
+export const EXECUTION_TIMES: TableSpec = {
+  code_sha256: "utf8",
+  tests_sha256: "utf8",
+  runtime: "utf8",
+  test_index: "int32",
   ms: "float64",
 };
 

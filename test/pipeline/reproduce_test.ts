@@ -49,18 +49,19 @@ async function killDuring(out: string, stage: RegExp): Promise<string> {
 
 /**
  * sha256 of every table and embedding file, by path relative to out/. With
- * `sansFetchTime`, an embedding file is hashed without its `created_at`
- * metadata: the one field that records when its vectors were fetched, which
- * a run that fetched them at other times cannot share.
+ * `sansMeasurements`, what records when or how fast work ran is left out —
+ * an embedding file's `created_at` and the `execution_times` table — since a
+ * run that did the work at other times cannot share it.
  */
-function digests(out: string, sansFetchTime = false): Record<string, string> {
+function digests(out: string, sansMeasurements = false): Record<string, string> {
   const result: Record<string, string> = {};
   for (const dir of ["tables", "parquet", "embeddings"]) {
     const names = [...Deno.readDirSync(join(out, dir))].filter((e) => e.isFile)
       .map((e) => e.name).sort();
     for (const name of names) {
+      if (sansMeasurements && name.startsWith("execution_times.")) continue;
       let bytes: Uint8Array = Deno.readFileSync(join(out, dir, name));
-      if (sansFetchTime && dir === "embeddings") bytes = withoutCreatedAt(bytes);
+      if (sansMeasurements && dir === "embeddings") bytes = withoutCreatedAt(bytes);
       result[`${dir}/${name}`] = sha256Hex(bytes);
     }
   }
@@ -80,7 +81,9 @@ function withoutCreatedAt(bytes: Uint8Array): Uint8Array {
 function comparableManifest(out: string): unknown {
   const m = JSON.parse(Deno.readTextFileSync(join(out, "manifest.json")));
   delete m.timings;
-  m.files = m.files.filter((f: { path: string }) => !f.path.startsWith("embeddings/"));
+  m.files = m.files.filter((f: { path: string }) =>
+    !f.path.startsWith("embeddings/") && !f.path.includes("execution_times.")
+  );
   return m;
 }
 
@@ -101,6 +104,7 @@ Deno.test({
     const first = digests(a);
     ok(Object.keys(first).length >= 10, "tables and embeddings written");
     ok(first["embeddings/use.arrow"], "the dense config wrote its embeddings");
+    ok(first["tables/executions.arrow"] && first["tables/execution_times.arrow"]);
 
     const again = await finish(reproduce(a));
     for (const stage of ["tasks", "mutate", "oracle", "embed", "score", "stats"]) {

@@ -31,11 +31,11 @@ const FACTORIES: Record<ProviderName, Factory> = {
   hf: async (inv, o) =>
     (await import("./providers/hf.ts")).hfProvider(inv, modelsDir(o.env), hfRemote(o.env)),
   openai: async (inv, o) => (await import("./providers/openai.ts")).openaiProvider(inv, o),
-  voyage: async (inv, o) => (await import("./providers/voyage.ts")).voyageProvider(inv, o),
+  voyage: async (inv, o) => (await import("./providers/data_list.ts")).dataListProvider(inv, o),
   gemini: async (inv, o) => (await import("./providers/gemini.ts")).geminiProvider(inv, o),
   cohere: async (inv, o) => (await import("./providers/cohere.ts")).cohereProvider(inv, o),
-  mistral: async (inv, o) => (await import("./providers/mistral.ts")).mistralProvider(inv, o),
-  jina: async (inv, o) => (await import("./providers/jina.ts")).jinaProvider(inv, o),
+  mistral: async (inv, o) => (await import("./providers/data_list.ts")).dataListProvider(inv, o),
+  jina: async (inv, o) => (await import("./providers/data_list.ts")).dataListProvider(inv, o),
 };
 
 /** Whether the config is a sparse retriever (scored directly, no vectors). */

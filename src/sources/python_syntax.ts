@@ -1,4 +1,5 @@
-import { Language, type Node, Parser } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
+import { loadPythonParser } from "../mutate/python_parser.ts";
 
 /**
  * Python syntax helpers for the task sources, on tree-sitter (web-tree-sitter
@@ -41,18 +42,11 @@ export function pythonSyntax(): Promise<PythonSyntax> {
 }
 
 async function load(): Promise<PythonSyntax> {
-  await Parser.init();
-  const wasm = new URL(
-    "../../node_modules/tree-sitter-python/tree-sitter-python.wasm",
-    import.meta.url,
-  );
-  const language = await Language.load(await Deno.readFile(wasm));
-  const parser = new Parser();
-  parser.setLanguage(language);
+  // One tree-sitter parser per process, shared with the mutation engine.
+  const parser = await loadPythonParser();
 
   const withTree = <T>(code: string, use: (root: Node) => T): T => {
     const tree = parser.parse(code);
-    if (!tree) throw new Error("tree-sitter returned no tree");
     try {
       return use(tree.rootNode);
     } finally {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { AuditRow } from "./audit_row.ts";
+import { type AuditRow, exactCountRow } from "./audit_row.ts";
 import { cacheEntryFor, type DetectedRule, type TestsHashRule } from "./cache_keys.ts";
 import { type Bundle, BUNDLE_FILES } from "./read_bundle.ts";
 
@@ -31,19 +31,7 @@ export function auditCache(bundle: Bundle, detected: DetectedRule): CacheAudit {
     expected: number,
     found: number,
     locator: string,
-  ) =>
-    rows.push({
-      section,
-      subject,
-      metric: "",
-      k: 0,
-      quantity,
-      released: expected,
-      recomputed: found,
-      tolerance: 0,
-      match: expected === found,
-      locator,
-    });
+  ) => rows.push(exactCountRow(section, subject, quantity, expected, found, locator));
 
   count(
     "executions",

@@ -32,6 +32,29 @@ export interface AuditRow {
   locator: string;
 }
 
+/** A row for a count that must match exactly (no cutoff, no tolerance). */
+export function exactCountRow(
+  section: string,
+  subject: string,
+  quantity: string,
+  expected: number,
+  found: number,
+  locator: string,
+): AuditRow {
+  return {
+    section,
+    subject,
+    metric: "",
+    k: 0,
+    quantity,
+    released: expected,
+    recomputed: found,
+    tolerance: 0,
+    match: expected === found,
+    locator,
+  };
+}
+
 /** Counts for the summary line. */
 export interface AuditSummary {
   checked: number;

@@ -1,6 +1,6 @@
 import type { TableSpec } from "../io/arrow_table.ts";
 import type { OraclePool } from "../oracle/pool.ts";
-import type { AuditRow } from "./audit_row.ts";
+import { type AuditRow, exactCountRow } from "./audit_row.ts";
 import { cacheEntryFor, kitOutcome, type TestsHashRule } from "./cache_keys.ts";
 import type { Bundle } from "./read_bundle.ts";
 
@@ -90,18 +90,8 @@ export function reexecutionRows(
     const ours = tests.every((t) => t.recomputed === "pass");
     if (tests.every((t) => t.released !== null) && released === ours) verdicts++;
   }
-  const row = (quantity: string, expected: number, found: number): AuditRow => ({
-    section: "executions",
-    subject: runtime,
-    metric: "",
-    k: 0,
-    quantity,
-    released: expected,
-    recomputed: found,
-    tolerance: 0,
-    match: expected === found,
-    locator,
-  });
+  const row = (quantity: string, expected: number, found: number): AuditRow =>
+    exactCountRow("executions", runtime, quantity, expected, found, locator);
   return [
     row("re-executed test outcomes agreeing", rows.length, rows.filter((r) => r.match).length),
     row("re-executed suite verdicts agreeing", bySnippet.size, verdicts),

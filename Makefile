@@ -6,6 +6,8 @@ SYSTEM_DENO := $(shell command -v deno 2>/dev/null)
 LOCAL_DENO := .tools/node_modules/.bin/deno
 DENO := $(if $(SYSTEM_DENO),$(SYSTEM_DENO),$(LOCAL_DENO))
 PROFILE ?= default
+# Extra reproduce flags, e.g. FLAGS=--skip-unavailable with PROFILE=paper.
+FLAGS ?=
 RUN := $(DENO) run --allow-all --unstable-worker-options --cached-only src/cli/main.ts
 export ONNXRUNTIME_NODE_INSTALL_CUDA := skip
 
@@ -45,7 +47,7 @@ unit: deps
 test: check unit
 
 reproduce: deps
-	$(RUN) reproduce --profile $(PROFILE)
+	$(RUN) reproduce --profile $(PROFILE) $(FLAGS)
 
 # The site's data loaders make any missing table current through the same
 # stages and cache as `reproduce`, so `make site` alone also works.

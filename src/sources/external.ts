@@ -4,6 +4,7 @@ import { canonicalDigest } from "../io/hash.ts";
 import { cacheDir } from "../io/paths.ts";
 import { jsonlLines } from "./jsonl_lines.ts";
 import { compareIds } from "./task.ts";
+import { UserError } from "../cli/command.ts";
 
 /**
  * An external task set as data/sources.json pins it: where it comes from and
@@ -37,8 +38,12 @@ export interface SourceSpec {
   license: string;
 }
 
-/** A problem with a whole source file (missing, corrupt, not the pinned content). */
-export class SourceError extends Error {
+/**
+ * A problem with a whole source file (missing, corrupt, not the pinned
+ * content). A user error: wherever it surfaces (execret tasks, reproduce, a
+ * data loader), the CLI prints its one line, not a stack trace.
+ */
+export class SourceError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = "SourceError";

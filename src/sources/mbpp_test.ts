@@ -19,12 +19,15 @@ Deno.test("mbppTasks keeps CRLF and tabs in the code as released and still parse
   const first = tasks[0];
   assertEquals(first.task_id, "mbpp/1");
   assertEquals(first.source_id, "1");
-  assertEquals(first.entry_point, "min_cost");
+  assertEquals(first.entry_point, "grid_sum");
   assertEquals(
-    first.canonical.startsWith("R = 3\r\nC = 3\r\ndef min_cost(cost, m, n): \r\n\ttc"),
+    first.canonical.startsWith("R = 3\r\nC = 3\r\ndef grid_sum(grid, m, n): \r\n\ttotal"),
     true,
   );
-  assertEquals(first.query, "Write a function to find the minimum cost path.");
+  assertEquals(
+    first.query,
+    "Write a function to sum the cells of a grid up to row m and column n.",
+  );
   assertEquals(first.locator, "mbpp.jsonl:1");
   assertEquals(first.domain, null);
 });

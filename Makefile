@@ -28,7 +28,7 @@ deps: node_modules/.execret-installed
 check: deps
 	$(DENO) fmt --check
 	$(DENO) lint
-	$(DENO) check src/ loaders/ test/ scripts/ docs/ observablehq.config.ts
+	$(DENO) check src/ loaders/ test/ scripts/ docs/data/ observablehq.config.ts
 
 # Test files share one process under `deno test --parallel`, and with it the
 # environment (EXECRET_OUT, EXECRET_MIRROR) that tests set: so each suite runs

@@ -1,4 +1,6 @@
 import { readTable } from "../io/arrow_table.ts";
+// The score stage builds per_query in exactly these columns; read them the same way.
+import type { PerQueryColumns } from "../score/per_query_columns.ts";
 
 /** The order metrics are reported in; others follow alphabetically. */
 export const METRIC_ORDER = [
@@ -56,17 +58,6 @@ export async function readPerQueryMatrix(
     path,
     ks,
   );
-}
-
-/** Columns of per_query (as read, or built by tests). */
-export interface PerQueryColumns {
-  config: string[];
-  query_id: string[];
-  source: string[];
-  domain: string[];
-  metric: string[];
-  k: number[];
-  value: number[];
 }
 
 /** Reshape per_query columns; see {@link readPerQueryMatrix}. */

@@ -81,6 +81,25 @@ function differs(a: readonly TestOutcome[], b: readonly TestOutcome[]): string |
   return null;
 }
 
+/**
+ * The canonical gate: why a task is rejected (its gate and reject reason), or
+ * null when its canonical passed every test the same way twice. Both the
+ * candidate rounds and the gate counts ask this, so they cannot disagree.
+ */
+function canonicalGate(
+  first: readonly TestOutcome[],
+  second: readonly TestOutcome[],
+): { gate: string; reason: string } | null {
+  if (!allPass(first)) {
+    return { gate: "canonical_fail", reason: `canonical_fails: ${firstBad(first)}` };
+  }
+  const flaky = differs(first, second);
+  if (flaky !== null) {
+    return { gate: "canonical_flaky", reason: `flaky_canonical: ${flaky} between two runs` };
+  }
+  return null;
+}
+
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
@@ -176,7 +195,7 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
       const round: MutantRow[] = [];
       for (const t of tasks) {
         const [a, b] = canonical.get(t.task_id)!;
-        if (!allPass(a) || differs(a, b) !== null) continue;
+        if (canonicalGate(a, b) !== null) continue;
         const muts = mutantsByTask.get(t.task_id) ?? [];
         let at = next.get(t.task_id) ?? 0;
         const need = maxDistractors - (verifiedCount.get(t.task_id) ?? 0);
@@ -224,17 +243,10 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
     count("tasks_in", src);
     count("candidates_in", src, muts.length);
     const [first, second] = canonical.get(t.task_id)!;
-    const reject = (reason: string) =>
-      rejects.push({ stage: "oracle", source: src, locator: t.task_id, reason });
-    if (!allPass(first)) {
-      count("canonical_fail", src);
-      reject(`canonical_fails: ${firstBad(first)}`);
-      continue;
-    }
-    const flaky = differs(first, second);
-    if (flaky !== null) {
-      count("canonical_flaky", src);
-      reject(`flaky_canonical: ${flaky} between two runs`);
+    const failed = canonicalGate(first, second);
+    if (failed) {
+      count(failed.gate, src);
+      rejects.push({ stage: "oracle", source: src, locator: t.task_id, reason: failed.reason });
       continue;
     }
     count("canonical_pass", src);

@@ -34,8 +34,8 @@ Deno.test("wrong_comparison: each link of a chained comparison, is not / not in,
   only(cs, "le_to_lt", "        if 0 < x < 10 and a is not None and b not in c:");
   only(cs, "is_not_to_is", "        if 0 < x <= 10 and a is None and b not in c:");
   only(cs, "not_in_to_in", "        if 0 < x <= 10 and a is not None and b in c:");
-  // The `in` of `for y in c` is not a comparison.
-  ok(cs.every((c) => c.line !== 2), "line 2 untouched");
+  // The `in` of `for y in c` is not a comparison (its iterable's bounds are off_by_one sites).
+  ok(cs.every((c) => c.line !== 2 || c.operator.startsWith("iter_skip_")), "line 2 untouched");
   assertEquals(
     cs.filter((c) => c.bug_type === "wrong_comparison").map((c) => c.operator),
     ["lt_to_le", "le_to_lt", "is_not_to_is", "not_in_to_in"],
@@ -372,6 +372,7 @@ Deno.test("every candidate of the tricky fixture is one verified edit outside st
   assertEquals(result.rejected, []);
   const types = new Set(result.candidates.map((c) => c.bug_type));
   assertEquals([...types].sort(), [
+    "drop_call",
     "negate_condition",
     "off_by_one",
     "off_by_one_boundary",
@@ -483,7 +484,69 @@ const EVERY_OPERATOR: [string, string, string][] = [
   ["return 7", "const_minus_one", "return 6"],
   ["a = False", "false_to_true", "a = True"],
   ["a = True", "true_to_false", "a = False"],
+  ["for x in xs: pass", "iter_skip_first", "for x in xs[1:]: pass"],
+  ["for x in xs: pass", "iter_skip_last", "for x in xs[:-1]: pass"],
+  ["return a.startswith(b)", "swap_receiver", "return b.startswith(a)"],
+  ["return a < b", "bound_plus_one", "return a < b + 1"],
+  ["return a < b", "bound_minus_one", "return a < b - 1"],
+  ["return a == 0 or b == 1", "drop_or_left", "return b == 1"],
+  ["return a == 0 or b == 1", "drop_or_right", "return a == 0"],
+  ["return max(xs)", "max_to_min", "return min(xs)"],
+  ["return min(xs)", "min_to_max", "return max(xs)"],
+  ["return a.upper()", "upper_to_lower", "return a.lower()"],
+  ["return a.lower()", "lower_to_upper", "return a.upper()"],
+  ["return a * int(b + 1)", "drop_int", "return a * (b + 1)"],
+  ["return sorted(xs)", "drop_sorted", "return xs"],
+  ["return a.strip()", "drop_strip", "return a"],
+  ["return a * 2", "const_plus_one", "return a * 3"],
 ];
+
+Deno.test("off_by_one: a walk over a whole sequence skips its first or last item", async () => {
+  const cs = await mutateCode(
+    "import re\ndef f(xs, ys, s):\n    t = [x for x in sorted(xs)]\n    u = sum(xs) + max(xs, ys)\n" +
+      "    v = ''.join(s.split()) + re.sub('a', 'b', s)\n    return list(zip(xs, ys[1:])), t, u, v\n",
+  );
+  assertEquals(afters(cs, "iter_skip_first"), [
+    "    t = [x for x in sorted(xs[1:])]",
+    "    t = [x for x in sorted(xs)[1:]]",
+    "    u = sum(xs[1:]) + max(xs, ys)",
+    "    v = ''.join(s.split()[1:]) + re.sub('a', 'b', s)",
+    "    return list(zip(xs[1:], ys[1:])), t, u, v",
+  ]);
+  // `max(xs, ys)` compares two values, `ys[1:]` already has bounds, `re` is a module.
+  strictEqual(afters(cs, "iter_skip_last").length, 5);
+});
+
+Deno.test("swap_arguments: any two arguments, and a method's object with its argument", async () => {
+  const cs = await mutateCode(
+    "import re\ndef f(a, b, c, s):\n    return zip(a, b, c), ' '.join(s), re.escape(s), s.count(1)\n",
+  );
+  assertEquals(afters(cs, "swap_args"), [
+    "    return zip(b, a, c), ' '.join(s), re.escape(s), s.count(1)",
+    "    return zip(c, b, a), ' '.join(s), re.escape(s), s.count(1)",
+    "    return zip(a, c, b), ' '.join(s), re.escape(s), s.count(1)",
+  ]);
+  // Not `re.escape(s)` (a module is no operand) nor `s.count(1)` (a number has no method).
+  assertEquals(afters(cs, "swap_receiver"), [
+    "    return zip(a, b, c), s.join(' '), re.escape(s), s.count(1)",
+  ]);
+  assertEquals(
+    afters(await mutateCode("def f(xs, k):\n    return xs[k:] + xs[:k]\n"), "swap_operands"),
+    ["    return xs[:k] + xs[k:]"],
+  );
+});
+
+Deno.test("extensions: a shadowed builtin keeps its name, a conversion drops with its parentheses", async () => {
+  const cs = await mutateCode(
+    "def f(xs, max):\n    return max(xs) + abs(xs[0] - 1) + min(xs)\n",
+    { extensions: true },
+  );
+  assertEquals(afters(cs, "max_to_min"), []);
+  assertEquals(afters(cs, "min_to_max"), ["    return max(xs) + abs(xs[0] - 1) + max(xs)"]);
+  assertEquals(afters(cs, "drop_abs"), ["    return max(xs) + (xs[0] - 1) + min(xs)"]);
+  // Off by default: the paper's six types only.
+  ok((await mutateCode("def f(xs):\n    return max(xs)\n")).every((c) => !c.extension));
+});
 
 Deno.test("every operator, one statement each: exact result", async () => {
   for (const [statement, operator, expected] of EVERY_OPERATOR) {

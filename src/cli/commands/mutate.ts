@@ -19,7 +19,9 @@ at least 4 candidates covering at least 3 bug types.
 options:
   --seed N        seed of the selection order (default ${DEFAULT_SEED})
   --extensions    also run the extension operators (negate_condition,
-                  wrong_return_value, wrong_constant), labelled extension=true
+                  wrong_return_value, wrong_constant, wrong_call, drop_call),
+                  labelled extension=true; the coverage line then also
+                  counts their types
   --workers N     threads to spread tasks over (default: cores, at most 4);
                   the output is the same for any N
   --quiet         no progress line

@@ -40,8 +40,12 @@ const WANTED = new Set([
   "conditional_expression",
   "elif_clause",
   "false",
+  "for_in_clause",
+  "for_statement",
   "if_clause",
   "if_statement",
+  "import_from_statement",
+  "import_statement",
   "integer",
   "return_statement",
   "slice",
@@ -236,4 +240,59 @@ export function positionalArgs(call: Node): Node[] | null {
 export function calleeName(code: string, call: Node): string | undefined {
   const fn = call.childForFieldName("function");
   return fn?.type === "identifier" ? textOf(code, fn) : undefined;
+}
+
+/** The called method's name when a call's function is an attribute (`s.join`, `re.sub`). */
+export function methodName(code: string, call: Node): string | undefined {
+  const fn = call.childForFieldName("function");
+  const name = fn?.type === "attribute" ? fn.childForFieldName("attribute") : null;
+  return name ? textOf(code, name) : undefined;
+}
+
+/**
+ * Names the canonical binds by `import` (`re`, `np` in `import numpy as np`,
+ * `Counter` in `from collections import Counter`): modules and imported
+ * functions, never sequences or values a slip could swap or slice.
+ */
+export function importedNames(ctx: SiteContext): Set<string> {
+  const names = new Set<string>();
+  const { code, nodes } = ctx;
+  for (const type of ["import_statement", "import_from_statement"]) {
+    for (const statement of nodes.get(type) ?? []) {
+      for (const child of statement.childrenForFieldName("name")) {
+        if (!child) continue;
+        const bound = child.type === "aliased_import" ? child.childForFieldName("alias") : child;
+        // `import os.path` binds `os`.
+        if (bound) names.add(textOf(code, bound).split(".")[0].trim());
+      }
+    }
+  }
+  return names;
+}
+
+/** Calls whose result is a list, tuple or string (so `+` on it concatenates and slicing works). */
+const SEQUENCE_CALLS = new Set(["list", "sorted", "str", "tuple"]);
+const SEQUENCE_METHODS = new Set(["join", "split", "strip", "lower", "upper", "replace"]);
+
+/**
+ * Whether an expression evidently is a list, tuple or string: a literal, a
+ * slice (`s[1:]`), or a call that builds one (`list(...)`, `sorted(...)`,
+ * `"".join(...)`, `s.split()`).
+ */
+export function evidentSequence(code: string, node: Node): boolean {
+  switch (node.type) {
+    case "string":
+    case "concatenated_string":
+    case "list":
+    case "list_comprehension":
+    case "tuple":
+      return true;
+    case "subscript":
+      return node.childrenForFieldName("subscript").some((s) => s?.type === "slice");
+    case "call":
+      return SEQUENCE_CALLS.has(calleeName(code, node) ?? "") ||
+        SEQUENCE_METHODS.has(methodName(code, node) ?? "");
+    default:
+      return false;
+  }
 }

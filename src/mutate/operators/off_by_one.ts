@@ -1,7 +1,9 @@
 import type { Node } from "../python_parser.ts";
 import {
   calleeName,
+  importedNames,
   intLiteral,
+  methodName,
   operatorOf,
   positionalArgs,
   type ProposedEdit,
@@ -37,6 +39,11 @@ function indexLike(code: string, node: Node): boolean {
  * value of a counter or accumulator a following loop uses (`count = 0`), and
  * `len(...)` used outside a comparison, and any other offset `X ± k` outside
  * comparisons (which belong to off_by_one_boundary): `n - 1` → `n` or `n - 2`.
+ *
+ * A walk over a whole sequence has bounds too, implicit ones: the iterable of
+ * a `for` or a comprehension, and the sequence a builtin consumes (`sum(xs)`,
+ * `sorted(xs)`, `"".join(xs)`, `zip(a, b)`), move their start or stop by one:
+ * `xs` → `xs[1:]` (`iter_skip_first`) or `xs[:-1]` (`iter_skip_last`).
  */
 export function offByOneEdits(ctx: SiteContext): ProposedEdit[] {
   const { code, nodes } = ctx;
@@ -133,7 +140,82 @@ export function offByOneEdits(ctx: SiteContext): ProposedEdit[] {
     if (intLiteral(code, right) === undefined) continue;
     shift(bin, "offset");
   }
+
+  const imported = importedNames(ctx);
+  const walked = new Set<number>();
+  const skip = (node: Node | null | undefined) => {
+    if (!node || walked.has(node.id) || !sliceable(code, node, imported)) return;
+    walked.add(node.id);
+    for (const [text, operator] of [["[1:]", "iter_skip_first"], ["[:-1]", "iter_skip_last"]]) {
+      out.push({
+        bug_type: BUG,
+        operator,
+        extension: false,
+        start: node.endIndex,
+        end: node.endIndex,
+        text,
+      });
+    }
+  };
+  for (const type of ["for_statement", "for_in_clause"]) {
+    for (const loop of nodes.get(type) ?? []) skip(loop.childForFieldName("right"));
+  }
+  for (const call of nodes.get("call") ?? []) {
+    for (const arg of consumedSequences(code, call)) skip(arg);
+  }
   return out;
+}
+
+/** Builtins that walk the whole of their first argument. */
+const CONSUMERS = new Set([
+  "all",
+  "any",
+  "enumerate",
+  "list",
+  "max",
+  "min",
+  "reversed",
+  "set",
+  "sorted",
+  "sum",
+  "tuple",
+]);
+
+/** The arguments of `call` it walks from first to last item. */
+function consumedSequences(code: string, call: Node): Node[] {
+  const args = positionalArgs(call);
+  if (!args || args.length === 0) return [];
+  const name = calleeName(code, call);
+  if (name === "zip") return args;
+  if (name === "map" || name === "filter") return args.slice(1);
+  // `max(a, b)` compares two values; only `max(xs)` walks a sequence.
+  if (name && CONSUMERS.has(name) && (args.length === 1 || !["max", "min"].includes(name))) {
+    return [args[0]];
+  }
+  if (!name && methodName(code, call) === "join" && args.length === 1) return [args[0]];
+  return [];
+}
+
+/**
+ * Whether `xs[1:]` can be written after `node` and slices the sequence it
+ * names: a plain name (not an imported module or function), an attribute, an
+ * item `m[i]` (a slice `s[a:b]` has its own bounds as sites), or a call that
+ * returns a list, tuple or string.
+ */
+function sliceable(code: string, node: Node, imported: ReadonlySet<string>): boolean {
+  switch (node.type) {
+    case "identifier":
+      return !imported.has(textOf(code, node));
+    case "attribute":
+      return true;
+    case "subscript":
+      return node.childrenForFieldName("subscript").every((s) => s?.type !== "slice");
+    case "call":
+      return ["list", "sorted", "tuple"].includes(calleeName(code, node) ?? "") ||
+        methodName(code, node) === "split";
+    default:
+      return false;
+  }
 }
 
 /**

@@ -18,12 +18,19 @@ function boundary(code: string, node: Node): boolean {
     intLiteral(code, right) !== undefined;
 }
 
+const ORDERING = new Set(["<", "<=", ">", ">="]);
+
+/** Right-hand operands that read as a numeric bound (not a string, list or call's text). */
+const BOUNDS = new Set(["identifier", "attribute", "subscript", "binary_operator"]);
+
 /**
  * `off_by_one_boundary` sites: every constant operand of a comparison,
  * moved by ±1 (`x > 0` → `x > 1`, `len(s) >= 3` → `len(s) >= 4`,
  * `i < n - 1` → `i < n`; each operand of a chained comparison is its own
- * site), and a `len(...)` bound of a two-operand comparison without a
- * constant (`i < len(s)` → `i < len(s) - 1`).
+ * site), and in a two-operand ordering comparison without a constant, the
+ * `len(...)` bound (`i < len(s)` → `i < len(s) - 1`) or else the right-hand
+ * operand, which is the bound in the usual `x < bound` order (`i < n` →
+ * `i < n + 1` or `i < n - 1`).
  */
 export function offByOneBoundaryEdits(ctx: SiteContext): ProposedEdit[] {
   const { code, nodes } = ctx;
@@ -44,10 +51,11 @@ export function offByOneBoundaryEdits(ctx: SiteContext): ProposedEdit[] {
     // `i < len(s)` → `i < len(s) - 1`: a length bound compared with anything but a constant
     // (whose own shift is the site above).
     if (operands.length === 2 && !operands.some((o) => boundary(code, o))) {
-      for (const operand of operands) {
-        if (operand.type === "call" && calleeName(code, operand) === "len") {
-          shift(operand, "len_bound");
-        }
+      const lengths = operands.filter((o) => o.type === "call" && calleeName(code, o) === "len");
+      for (const operand of lengths) shift(operand, "len_bound");
+      const op = cmp.children.find((c) => c && !c.isNamed)?.type ?? "";
+      if (lengths.length === 0 && ORDERING.has(op) && BOUNDS.has(operands[1].type)) {
+        shift(operands[1], "bound");
       }
     }
   }

@@ -90,6 +90,9 @@ const CHECKS = new Set([
  *   `False` (`guard_never_true`, `elif_never_true`), so the general branch
  *   always runs.
  * - `check and rest` in a condition or value → `rest` (`drop_and_check`).
+ * - One of two special cases tested together, `n == 0 or n == 1`, dropped:
+ *   → `n == 1` (`drop_or_left`) or `n == 0` (`drop_or_right`), when both
+ *   sides are checks.
  * - A conditional expression `a if c else b` → `a` or `b`
  *   (`conditional_keep_if`, `conditional_keep_else`).
  * - A comprehension filter dropped: `[x for x in xs if x]` → `[x for x in xs]`
@@ -145,6 +148,23 @@ export function removeEdgeCaseCheckEdits(ctx: SiteContext): ProposedEdit[] {
       end: node.endIndex,
       text: textOf(code, right),
     });
+  }
+  for (const node of nodes.get("boolean_operator") ?? []) {
+    if (operatorOf(node)?.type !== "or") continue;
+    const left = node.childForFieldName("left")!;
+    const right = node.childForFieldName("right")!;
+    if (!CHECKS.has(left.type) || !CHECKS.has(right.type)) continue;
+    if (!oneLine(code, node.startIndex, node.endIndex) || binds(node)) continue;
+    for (const [kept, operator] of [[right, "drop_or_left"], [left, "drop_or_right"]] as const) {
+      out.push({
+        bug_type: BUG,
+        operator,
+        extension: false,
+        start: node.startIndex,
+        end: node.endIndex,
+        text: textOf(code, kept),
+      });
+    }
   }
   for (const node of nodes.get("conditional_expression") ?? []) {
     const [then, , otherwise] = node.namedChildren.filter((c) => c && c.type !== "comment");

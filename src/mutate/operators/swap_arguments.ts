@@ -1,6 +1,8 @@
 import type { Node } from "../python_parser.ts";
 import {
   calleeName,
+  evidentSequence,
+  importedNames,
   operatorOf,
   positionalArgs,
   type ProposedEdit,
@@ -21,9 +23,6 @@ const COMMUTATIVE_CALLS = new Set(["max", "min"]);
  * number literal is swapped only with another. */
 const NUMBERS = new Set(["integer", "float"]);
 
-/** Sequence literals: `+` on them concatenates, which does not commute. */
-const SEQUENCES = new Set(["string", "concatenated_string", "list", "tuple", "list_comprehension"]);
-
 /** Operands simple enough that swapping their text swaps exactly those operands. */
 const ATOMS = new Set([
   "attribute",
@@ -43,6 +42,15 @@ const ATOMS = new Set([
   "tuple",
   "unary_operator",
 ]);
+
+/** Objects and arguments a receiver swap exchanges: names and literals, whose text is the value. */
+const RECEIVERS = new Set(["identifier", "string", "attribute", "subscript"]);
+
+/** Number of arguments of any kind (positional, keyword, splat). */
+function argumentCount(call: Node): number {
+  const args = call.childForFieldName("arguments");
+  return args ? args.namedChildren.filter((a) => a && a.type !== "comment").length : 0;
+}
 
 /** Index expressions that may be swapped between the two brackets of `m[i][j]`. */
 const INDEXES = new Set(["identifier", "integer", "binary_operator", "unary_operator"]);
@@ -68,10 +76,16 @@ function swap(
 
 /**
  * `swap_arguments` sites, each an exchange of two operands' text:
- * - adjacent positional arguments of a call (`pow(a, b)` → `pow(b, a)`; not
- *   `min`/`max`, not across keyword arguments or splats): `swap_args`;
+ * - any two positional arguments of a call (`pow(a, b)` → `pow(b, a)`,
+ *   `zip(a, b, c)` → `zip(c, b, a)`; not `min`/`max`, not across keyword
+ *   arguments or splats): `swap_args`;
+ * - the object of a method call and its one argument, which is the call's
+ *   other operand (`sep.join(xs)` → `xs.join(sep)`, `s.startswith(p)` →
+ *   `p.startswith(s)`; not when the object is an imported module such as
+ *   `re`): `swap_receiver`;
  * - the operands of a non-commutative binary operation (`a - b` → `b - a`, and
- *   `+` when one side is a string or list literal, `"(" + s` → `s + "("`) when
+ *   `+` when one side evidently is a sequence, `"(" + s` → `s + "("`,
+ *   `xs[k:] + xs[:k]` → `xs[:k] + xs[k:]`) when
  *   both are atoms and not one number literal and one name (in `a - b - c` only the inner
  *   `a - b`, since swapping a compound operand's text would regroup it):
  *   `swap_operands`;
@@ -90,13 +104,27 @@ export function swapArgumentsEdits(ctx: SiteContext): ProposedEdit[] {
     if (COMMUTATIVE_CALLS.has(calleeName(code, call) ?? "")) continue;
     const args = positionalArgs(call);
     if (!args) continue;
-    for (let i = 0; i + 1 < args.length; i++) push(swap(code, args[i], args[i + 1], "swap_args"));
+    for (let i = 0; i + 1 < args.length; i++) {
+      for (let j = i + 1; j < args.length; j++) push(swap(code, args[i], args[j], "swap_args"));
+    }
+  }
+  const imported = importedNames(ctx);
+  for (const call of nodes.get("call") ?? []) {
+    const fn = call.childForFieldName("function");
+    const object = fn?.type === "attribute" ? fn.childForFieldName("object") : null;
+    const args = positionalArgs(call);
+    if (!object || !args || args.length !== 1 || argumentCount(call) !== 1) continue;
+    if (!RECEIVERS.has(object.type) || !RECEIVERS.has(args[0].type)) continue;
+    if (object.type === "identifier" && imported.has(textOf(code, object))) continue;
+    if (NUMBERS.has(object.type) || NUMBERS.has(args[0].type)) continue;
+    push(swap(code, object, args[0], "swap_receiver"));
   }
   for (const bin of nodes.get("binary_operator") ?? []) {
     const op = operatorOf(bin)!.type;
     const left = bin.childForFieldName("left")!;
     const right = bin.childForFieldName("right")!;
-    const concatenation = op === "+" && (SEQUENCES.has(left.type) || SEQUENCES.has(right.type));
+    const concatenation = op === "+" &&
+      (evidentSequence(code, left) || evidentSequence(code, right));
     if (!NON_COMMUTATIVE.has(op) && !concatenation) continue;
     if (!ATOMS.has(left.type) || !ATOMS.has(right.type)) continue;
     if (NUMBERS.has(left.type) !== NUMBERS.has(right.type)) continue;

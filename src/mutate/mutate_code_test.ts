@@ -3,6 +3,7 @@ import { applyEdits, type Candidate, mutateCode, mutateCodeWith } from "./mutate
 import { loadPythonParser } from "./python_parser.ts";
 import { diffOneEdit } from "./diff_one_edit.ts";
 import { verifyMutant } from "./verify_mutant.ts";
+import { exampleCode, OPERATOR_EXAMPLES } from "./operator_examples.ts";
 
 const parser = await loadPythonParser();
 
@@ -399,108 +400,6 @@ Deno.test("every candidate of the tricky fixture is one verified edit outside st
   }
 });
 
-/** One statement in a function body, an operator, and that statement after the operator's edit. */
-const EVERY_OPERATOR: [string, string, string][] = [
-  ["for i in range(a): pass", "range_stop_plus_one", "for i in range(a + 1): pass"],
-  ["for i in range(a): pass", "range_stop_minus_one", "for i in range(a - 1): pass"],
-  ["for i in range(1, a): pass", "range_start_plus_one", "for i in range(2, a): pass"],
-  ["for i in range(1, a): pass", "range_start_minus_one", "for i in range(0, a): pass"],
-  ["return xs[a]", "index_plus_one", "return xs[a + 1]"],
-  ["return xs[a]", "index_minus_one", "return xs[a - 1]"],
-  ["return xs[1:a]", "slice_start_plus_one", "return xs[2:a]"],
-  ["return xs[1:a]", "slice_start_minus_one", "return xs[0:a]"],
-  ["return xs[1:a]", "slice_stop_plus_one", "return xs[1:a + 1]"],
-  ["return xs[1:a]", "slice_stop_minus_one", "return xs[1:a - 1]"],
-  ["return list(enumerate(xs))", "enumerate_start_plus_one", "return list(enumerate(xs, 1))"],
-  ["return list(enumerate(xs, 1))", "enumerate_start_minus_one", "return list(enumerate(xs, 0))"],
-  ["return a.split(b, 2)", "int_arg_plus_one", "return a.split(b, 3)"],
-  ["return a.split(b, 2)", "int_arg_minus_one", "return a.split(b, 1)"],
-  ["return a * len(xs)", "len_plus_one", "return a * (len(xs) + 1)"],
-  ["return a * len(xs)", "len_minus_one", "return a * (len(xs) - 1)"],
-  ["return f(a + 2)", "offset_plus_one", "return f(a + 3)"],
-  ["return f(a + 2)", "offset_minus_one", "return f(a + 1)"],
-  ["return a >= 3", "boundary_plus_one", "return a >= 4"],
-  ["return a >= 3", "boundary_minus_one", "return a >= 2"],
-  ["return a <= len(xs)", "len_bound_plus_one", "return a <= len(xs) + 1"],
-  ["return a <= len(xs)", "len_bound_minus_one", "return a <= len(xs) - 1"],
-  ["return divmod(a, b)", "swap_args", "return divmod(b, a)"],
-  ["return a // b", "swap_operands", "return b // a"],
-  ["return a < b", "swap_comparison_operands", "return b < a"],
-  ["return xs[a][b]", "swap_indexes", "return xs[b][a]"],
-  ["return xs[a:b]", "swap_slice_bounds", "return xs[b:a]"],
-  ["return a, b", "swap_tuple_items", "return b, a"],
-  ["return a and b", "drop_and_check", "return b"],
-  ["return a if b else 0", "conditional_keep_if", "return a"],
-  ["return a if b else 0", "conditional_keep_else", "return 0"],
-  ["return [x for x in xs if x]", "drop_comprehension_filter", "return [x for x in xs]"],
-  ["return a < b", "lt_to_le", "return a <= b"],
-  ["return a <= b", "le_to_lt", "return a < b"],
-  ["return a > b", "gt_to_ge", "return a >= b"],
-  ["return a >= b", "ge_to_gt", "return a > b"],
-  ["return a == b", "eq_to_ne", "return a != b"],
-  ["return a != b", "ne_to_eq", "return a == b"],
-  ["return a in b", "in_to_not_in", "return a not in b"],
-  ["return a not in b", "not_in_to_in", "return a in b"],
-  ["return a is b", "is_to_is_not", "return a is not b"],
-  ["return a is not b", "is_not_to_is", "return a is b"],
-  ["return a + b", "add_to_sub", "return a - b"],
-  ["return a - b", "sub_to_add", "return a + b"],
-  ["return a * b", "mul_to_div", "return a / b"],
-  ["return a * b", "mul_to_floordiv", "return a // b"],
-  ["return a / b", "div_to_mul", "return a * b"],
-  ["return a / b", "div_to_floordiv", "return a // b"],
-  ["return a // b", "floordiv_to_div", "return a / b"],
-  ["return a // b", "floordiv_to_mul", "return a * b"],
-  ["return a % b", "mod_to_floordiv", "return a // b"],
-  ["return a ** b", "pow_to_mul", "return a * b"],
-  ["return a & b", "bitand_to_bitor", "return a | b"],
-  ["return a | b", "bitor_to_bitand", "return a & b"],
-  ["return a ^ b", "xor_to_bitor", "return a | b"],
-  ["return a << b", "lshift_to_rshift", "return a >> b"],
-  ["return a >> b", "rshift_to_lshift", "return a << b"],
-  ["return a and b", "and_to_or", "return a or b"],
-  ["return a or b", "or_to_and", "return a and b"],
-  ["a += b", "iadd_to_isub", "a -= b"],
-  ["a -= b", "isub_to_iadd", "a += b"],
-  ["a *= b", "imul_to_idiv", "a /= b"],
-  ["a *= b", "imul_to_ifloordiv", "a //= b"],
-  ["a /= b", "idiv_to_imul", "a *= b"],
-  ["a /= b", "idiv_to_ifloordiv", "a //= b"],
-  ["a //= b", "ifloordiv_to_idiv", "a /= b"],
-  ["a //= b", "ifloordiv_to_imul", "a *= b"],
-  ["a %= b", "imod_to_ifloordiv", "a //= b"],
-  ["a &= b", "iand_to_ior", "a |= b"],
-  ["a |= b", "ior_to_iand", "a &= b"],
-  ["a ^= b", "ixor_to_ior", "a |= b"],
-  ["a <<= b", "ilshift_to_irshift", "a >>= b"],
-  ["a >>= b", "irshift_to_ilshift", "a <<= b"],
-  ["if a: return b", "guard_never_true", "if False: return b"],
-  ["while a: a -= 1", "negate_while", "while not a: a -= 1"],
-  ["if a or b: pass", "negate_if", "if not (a or b): pass"],
-  ["if not a: pass", "drop_not", "if a: pass"],
-  ["return True", "true_to_false", "return False"],
-  ["return False", "false_to_true", "return True"],
-  ["return 7", "const_plus_one", "return 8"],
-  ["return 7", "const_minus_one", "return 6"],
-  ["a = False", "false_to_true", "a = True"],
-  ["a = True", "true_to_false", "a = False"],
-  ["for x in xs: pass", "iter_skip_first", "for x in xs[1:]: pass"],
-  ["for x in xs: pass", "iter_skip_last", "for x in xs[:-1]: pass"],
-  ["return a.startswith(b)", "swap_receiver", "return b.startswith(a)"],
-  ["return a < b", "bound_plus_one", "return a < b + 1"],
-  ["return a < b", "bound_minus_one", "return a < b - 1"],
-  ["return a == 0 or b == 1", "drop_or_left", "return b == 1"],
-  ["return a == 0 or b == 1", "drop_or_right", "return a == 0"],
-  ["return max(xs)", "max_to_min", "return min(xs)"],
-  ["return min(xs)", "min_to_max", "return max(xs)"],
-  ["return a.upper()", "upper_to_lower", "return a.lower()"],
-  ["return a.lower()", "lower_to_upper", "return a.upper()"],
-  ["return a * int(b + 1)", "drop_int", "return a * (b + 1)"],
-  ["return sorted(xs)", "drop_sorted", "return xs"],
-  ["return a.strip()", "drop_strip", "return a"],
-  ["return a * 2", "const_plus_one", "return a * 3"],
-];
-
 Deno.test("off_by_one: a walk over a whole sequence skips its first or last item", async () => {
   const cs = await mutateCode(
     "import re\ndef f(xs, ys, s):\n    t = [x for x in sorted(xs)]\n    u = sum(xs) + max(xs, ys)\n" +
@@ -548,30 +447,22 @@ Deno.test("extensions: a shadowed builtin keeps its name, a conversion drops wit
   ok((await mutateCode("def f(xs):\n    return max(xs)\n")).every((c) => !c.extension));
 });
 
-Deno.test("every operator, one statement each: exact result", async () => {
-  for (const [statement, operator, expected] of EVERY_OPERATOR) {
-    const code = `def f(a, b, xs):\n    ${statement}\n`;
+Deno.test("every operator's worked example: exact result", async () => {
+  for (const example of OPERATOR_EXAMPLES) {
+    const code = exampleCode(example);
     const cs = await mutateCode(code, { extensions: true });
-    const c = only(cs, operator, `    ${expected}`);
-    strictEqual(c.code, `def f(a, b, xs):\n    ${expected}\n`);
-    strictEqual(c.line, 2);
+    const c = example.after === ""
+      ? only(cs, example.operator)
+      : only(cs, example.operator, `    ${example.after}`);
+    const lines = code.split("\n");
+    const at = c.line - 1;
+    strictEqual(lines[at], c.before, example.operator);
+    if (example.after === "") lines.splice(at, 1);
+    else lines[at] = `    ${example.after}`;
+    strictEqual(c.code, lines.join("\n"), example.operator);
   }
-  // The remaining operators need more than one statement.
-  const more = await mutateCode(
-    "def g(a):\n    n = 0\n    while n < a:\n        n += 1\n    if a: return n\n    if a > 1:\n        pass\n" +
-      "    elif a:\n        return 0\n    return n\n",
-    { extensions: true },
-  );
-  only(more, "loop_init_plus_one", "    n = 1");
-  only(more, "loop_init_minus_one", "    n = -1");
-  only(more, "delete_guard");
-  only(more, "elif_never_true", "    elif False:");
-  only(more, "negate_elif", "    elif not a:");
-  const tested = new Set([
-    ...EVERY_OPERATOR.map(([, operator]) => operator),
-    ...more.map((c) => c.operator),
-  ]);
-  // Any operator the engine emits on the tricky fixture is one of those tested above.
+  const tested = new Set(OPERATOR_EXAMPLES.map((e) => e.operator));
+  // Any operator the engine emits on the tricky fixture has a worked example.
   const tricky = await Deno.readTextFile(
     new URL("../../test/fixtures/mutate/tricky.py", import.meta.url),
   );

@@ -71,7 +71,9 @@ export const poolVerifiedByExecutions: Check = {
         problems.push(`${c.corpus_id}: canonical has ${got.find((o) => o !== "pass")}`);
       } else if (c.label === "incorrect" && got.every((o) => o === "pass")) {
         problems.push(`${c.corpus_id}: distractor passes every test`);
-      } else if (c.timeout_only && got.some((o) => o !== "pass" && o !== "TIMEOUT")) {
+      } else if (
+        c.timeout_only && got.some((o) => o !== "pass" && o !== "TIMEOUT" && o !== "NOT_RUN")
+      ) {
         problems.push(`${c.corpus_id}: flagged timeout-only but fails otherwise`);
       }
     }

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { cacheDir } from "../io/paths.ts";
 import { sha256Hex } from "../io/hash.ts";
-import { asOutcome, type TestOutcome } from "./outcome.ts";
+import { asOutcome, complete, stoppedAtTimeout, type TestOutcome } from "./outcome.ts";
 
 /** sha256 of the code as executed: setup, then the snippet (just the snippet when no setup). */
 export function suiteCodeSha(setup: string, code: string): string {
@@ -24,6 +24,13 @@ export function suiteKey(codeSha: string, testsSha: string, rep = 0): string {
  * whole as its suite completes, so a killed run loses at most the line it
  * was writing; a torn last line is ignored on read and sealed off before the
  * next append.
+ *
+ * A suite stopped at its first TIMEOUT (NOT_RUN after it) is stored under the
+ * same key as a complete run: it answers only requests that stop at a
+ * TIMEOUT too, and a later complete run of that suite is appended after it and
+ * wins. A complete result answers both kinds, cut to NOT_RUN after its first
+ * TIMEOUT for a stopping request, so a candidate's outcomes do not depend on
+ * which kind of run the cache happened to see first.
  */
 export class ExecutionCache {
   #entries = new Map<string, TestOutcome[]>();
@@ -49,7 +56,8 @@ export class ExecutionCache {
       try {
         const { k, r } = JSON.parse(line) as { k: string; r: [unknown, unknown][] };
         if (typeof k !== "string" || !Array.isArray(r)) continue;
-        cache.#entries.set(k, r.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) })));
+        const outcomes = r.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) }));
+        if (cache.#supersedes(k, outcomes)) cache.#entries.set(k, outcomes);
       } catch {
         // A torn line from a killed run: that suite simply runs again.
       }
@@ -64,13 +72,27 @@ export class ExecutionCache {
     return this.#entries.size;
   }
 
-  get(key: string): TestOutcome[] | undefined {
-    return this.#entries.get(key);
+  /**
+   * The outcomes of a suite, or undefined when unknown. Without
+   * `stopAtTimeout` only a complete result answers; with it, any result does,
+   * seen as stopped at its first TIMEOUT.
+   */
+  get(key: string, stopAtTimeout = false): TestOutcome[] | undefined {
+    const hit = this.#entries.get(key);
+    if (!hit) return undefined;
+    if (stopAtTimeout) return stoppedAtTimeout(hit);
+    return complete(hit) ? hit : undefined;
+  }
+
+  /** A result replaces what is known only where there was nothing, or a stopped run it completes. */
+  #supersedes(key: string, outcomes: readonly TestOutcome[]): boolean {
+    const known = this.#entries.get(key);
+    return !known || (!complete(known) && complete(outcomes));
   }
 
   /** Record one suite's result and append it to the file at once. */
   put(key: string, outcomes: readonly TestOutcome[]): void {
-    if (this.#entries.has(key)) return;
+    if (!this.#supersedes(key, outcomes)) return;
     // ms rounded to µs, so a table built from the cache has no float noise.
     const rounded = outcomes.map((o) => ({
       outcome: o.outcome,

@@ -205,12 +205,14 @@ def error_name(e):
     return "ERROR:" + name[:60]
 
 
-def run_job(setup, code, tests, start, timed, step):
+def run_job(setup, code, tests, start, timed, step, stop=False):
     """Run tests[start:] of one snippet; return [(outcome, ms), ...].
 
     ``timed(phase_fn)`` runs one phase under the runtime's soft timeout and
     returns (outcome or None, ms); ``step(index, prev_outcome, prev_ms)`` is
     called between phases and returns the previous phase's final outcome.
+    With ``stop``, the first TIMEOUT ends the suite and the tests after it are
+    NOT_RUN: a looping candidate would otherwise cost a timeout per test.
     """
     ns = {"__name__": "__main__", "__builtins__": builtins}
     results = []
@@ -227,6 +229,12 @@ def run_job(setup, code, tests, start, timed, step):
             outcome, ms = timed(lambda: _exec(_compiled(src, "<test>"), ns))
             outcome = step(i + 1 if i + 1 < n else -2, outcome or "pass", ms)
             results.append((outcome, ms))
+            if stop and outcome == "TIMEOUT" and i + 1 < n:
+                # Tell the watcher the job is over, so a death now re-runs it
+                # whole instead of resuming at a test that will never start.
+                step(-2, "NOT_RUN", 0.0)
+                results.extend(("NOT_RUN", 0.0) for _ in _range(i + 1, n))
+                break
         return results
     finally:
         _restore()
@@ -277,7 +285,7 @@ def _never():
 
 
 def pyodide_install(js_step):
-    """Harden this interpreter; return run(setup, code, tests_json, start) -> JSON results.
+    """Harden this interpreter; return run(setup, code, tests_json, start, stop) -> JSON results.
 
     ``js_step`` both records progress for the main thread and turns the
     previous phase's outcome into TIMEOUT when the main thread interrupted it,
@@ -290,8 +298,8 @@ def pyodide_install(js_step):
     def timed(fn):
         return classify(fn, _never)
 
-    def run(setup, code, tests_json, start):
-        return dumps(run_job(setup, code, loads(tests_json), start, timed, js_step))
+    def run(setup, code, tests_json, start, stop):
+        return dumps(run_job(setup, code, loads(tests_json), start, timed, js_step, stop))
 
     return run
 
@@ -374,7 +382,10 @@ def native_main():
                 def step(_index, prev, _ms):
                     return prev
 
-            results = run_job(job["setup"], job["code"], job["tests"], job["start"], timed, step)
+            results = run_job(
+                job["setup"], job["code"], job["tests"], job["start"], timed, step,
+                job.get("stop", False),
+            )
             emit(dumps({"id": jid, "r": results}) + "\n")
             flush()
 

@@ -239,6 +239,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
           code: j.code,
           tests: j.tests,
           start: j.start,
+          stop: j.stopAtTimeout,
         }));
         writer.write(encoder.encode(JSON.stringify({ careful, jobs: wire }) + "\n")).catch(() =>
           die(CRASH)

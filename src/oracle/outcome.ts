@@ -3,8 +3,12 @@
  * test suite, an outcome is what one test did.
  */
 
-/** What one test did: passed, failed an assertion, ran out of time, or raised. */
-export type Outcome = "pass" | "FAIL" | "TIMEOUT" | `ERROR:${string}`;
+/**
+ * What one test did: passed, failed an assertion, ran out of time, or raised;
+ * `NOT_RUN` when its suite was stopped at an earlier TIMEOUT (see
+ * {@link Job.stopAtTimeout}).
+ */
+export type Outcome = "pass" | "FAIL" | "TIMEOUT" | "NOT_RUN" | `ERROR:${string}`;
 
 /** One test's outcome and its elapsed time in milliseconds. */
 export interface TestOutcome {
@@ -17,6 +21,13 @@ export interface Job {
   setup: string;
   code: string;
   tests: string[];
+  /**
+   * Stop the suite at its first TIMEOUT and record the tests after it as
+   * NOT_RUN. For candidates only: one TIMEOUT already makes a candidate fail,
+   * a snippet that loops usually loops on every test, and waiting out each of
+   * them was most of the oracle's time. Canonicals run every test.
+   */
+  stopAtTimeout?: boolean;
 }
 
 /** Outcome of a test whose worker died under it (crash, os-level exit, fatal error). */
@@ -27,15 +38,38 @@ export function allPass(outcomes: readonly TestOutcome[]): boolean {
   return outcomes.length > 0 && outcomes.every((o) => o.outcome === "pass");
 }
 
-/** True when the suite failed only by TIMEOUT (no FAIL, no ERROR). */
+/** Outcome of a test after its suite was stopped at a TIMEOUT: never executed. */
+export const NOT_RUN: Outcome = "NOT_RUN";
+
+/**
+ * True when the suite failed only by TIMEOUT: no FAIL or ERROR among the
+ * tests that ran (tests after a stopping TIMEOUT are NOT_RUN and unknown).
+ */
 export function timeoutOnly(outcomes: readonly TestOutcome[]): boolean {
   return outcomes.some((o) => o.outcome === "TIMEOUT") &&
-    outcomes.every((o) => o.outcome === "pass" || o.outcome === "TIMEOUT");
+    outcomes.every((o) => o.outcome === "pass" || o.outcome === "TIMEOUT" || o.outcome === NOT_RUN);
+}
+
+/** True when every test ran (no NOT_RUN): the result serves a suite that must run them all. */
+export function complete(outcomes: readonly TestOutcome[]): boolean {
+  return outcomes.every((o) => o.outcome !== NOT_RUN);
+}
+
+/**
+ * The outcomes a suite stopped at its first TIMEOUT has, derived from a
+ * complete or stopped result: the same up to that TIMEOUT, NOT_RUN (0 ms) after.
+ */
+export function stoppedAtTimeout(outcomes: readonly TestOutcome[]): TestOutcome[] {
+  const i = outcomes.findIndex((o) => o.outcome === "TIMEOUT");
+  if (i < 0) return [...outcomes];
+  return outcomes.map((o, k) => (k <= i ? o : { outcome: NOT_RUN, ms: 0 }));
 }
 
 /** Validate an outcome string coming back from a worker. */
 export function asOutcome(value: unknown): Outcome {
-  if (value === "pass" || value === "FAIL" || value === "TIMEOUT") return value;
+  if (value === "pass" || value === "FAIL" || value === "TIMEOUT" || value === "NOT_RUN") {
+    return value;
+  }
   if (typeof value === "string" && /^ERROR:[A-Za-z_][A-Za-z0-9_]*$/.test(value)) {
     return value as Outcome;
   }

@@ -123,3 +123,42 @@ Deno.test({
     assertEquals(got.pyodide, expected);
   },
 });
+
+async function stopAtTimeoutRun(runtime: Runtime): Promise<void> {
+  const pool = await createPool({ runtime, workers: 1, timeoutMs: 300 });
+  const tests = ["assert f(0) == 0", "f(1)", "assert f(2) == 3", "assert f(3) == 3"];
+  try {
+    const run = (code: string, stopAtTimeout: boolean) =>
+      pool.run({ setup: "", code, tests, stopAtTimeout }).then((r) => r.map((o) => o.outcome));
+    // Interrupted by the soft timeout (Python loop) and by a kill (a C-level loop).
+    const python = "def f(x):\n    while x == 1:\n        pass\n    return x\n";
+    const cLevel = "def f(x):\n    return sum(range(10**13)) if x == 1 else x\n";
+    for (const code of [python, cLevel]) {
+      assertEquals(await run(code, true), ["pass", "TIMEOUT", "NOT_RUN", "NOT_RUN"], code);
+      assertEquals(await run(code, false), ["pass", "TIMEOUT", "FAIL", "pass"], code);
+    }
+    ok(
+      pool.stats().kills >= 2,
+      `expected the C-level loop killed: ${JSON.stringify(pool.stats())}`,
+    );
+    assertEquals(await run(python.replace("x == 1", "x == 9"), true), [
+      "pass",
+      "pass",
+      "FAIL",
+      "pass",
+    ]);
+  } finally {
+    pool.close();
+  }
+}
+
+Deno.test({
+  name: "a suite that stops at its first TIMEOUT records NOT_RUN after it (native)",
+  ...options,
+  fn: () => stopAtTimeoutRun("native"),
+});
+Deno.test({
+  name: "a suite that stops at its first TIMEOUT records NOT_RUN after it (pyodide)",
+  ...options,
+  fn: () => stopAtTimeoutRun("pyodide"),
+});

@@ -266,6 +266,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
             code: j.code,
             tests: j.tests,
             start: j.start,
+            stop: j.stopAtTimeout,
           })),
         });
       },

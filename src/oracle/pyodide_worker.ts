@@ -18,7 +18,9 @@ let ctrl: Int32Array;
 let text: Uint8Array;
 let interrupt: Int32Array;
 let py: PyodideAPI;
-let run: ((setup: string, code: string, tests: string, start: number) => string) | undefined;
+let run:
+  | ((setup: string, code: string, tests: string, start: number, stop: boolean) => string)
+  | undefined;
 const encoder = new TextEncoder();
 
 /**
@@ -54,7 +56,14 @@ interface Init {
 
 interface Batch {
   type: "batch";
-  jobs: { id: number; setup: string; code: string; tests: string[]; start: number }[];
+  jobs: {
+    id: number;
+    setup: string;
+    code: string;
+    tests: string[];
+    start: number;
+    stop: boolean;
+  }[];
 }
 
 /**
@@ -109,7 +118,7 @@ function runBatch(msg: Batch): void {
     Atomics.store(ctrl, PHASE, -1);
     let results: string;
     try {
-      results = run!(job.setup, job.code, JSON.stringify(job.tests), job.start);
+      results = run!(job.setup, job.code, JSON.stringify(job.tests), job.start, job.stop);
     } catch (e) {
       // The driver itself failed (e.g. an interrupt landed in its bookkeeping):
       // report where, and let the pool replace this worker.

@@ -3,9 +3,9 @@ import { tablePath } from "../io/paths.ts";
 import { type Reject, summarizeRejects, writeRejects } from "../io/rejects.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES } from "../tables/schema.ts";
-import { allPass, type TestOutcome, timeoutOnly } from "./outcome.ts";
-import type { OraclePool, Runtime } from "./pool.ts";
-import { runSuites, type RunSuitesReport, type SuiteJob } from "./run_suites.ts";
+import { allPass, complete, type TestOutcome, timeoutOnly } from "./outcome.ts";
+import type { Runtime } from "./pool.ts";
+import { type RunSuitesReport, type SuiteResult, SuiteRunner } from "./run_suites.ts";
 
 /** The oracle's gate counts, long form: one row per (gate, source). */
 export const VALIDATION: TableSpec = {
@@ -110,7 +110,9 @@ const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * and is dropped; a candidate failing only by TIMEOUT is kept but flagged. Up
  * to `maxDistractors` verified candidates per task are kept, lowest `order`
  * first; candidates after a task's last kept one are not executed at all
- * (gate `not_needed`), which leaves the kept set unchanged.
+ * (gate `not_needed`), which leaves the kept set unchanged. A candidate's
+ * suite stops at its first TIMEOUT, the rest of its tests NOT_RUN (gate
+ * `stopped_at_timeout`); canonicals run every test.
  */
 export async function runOracleStage(options: OracleStageOptions = {}): Promise<OracleStageResult> {
   const runtime = options.runtime ?? "pyodide";
@@ -158,75 +160,70 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
     list.sort((a, b) => a.order - b.order || byString(a.snippet_id, b.snippet_id));
   }
 
-  // Canonicals first, twice each (the flakiness gate). Then candidates in
-  // rounds, in each task's seeded order: a round runs, for every kept task, as
-  // many of its next candidates as it still lacks verified distractors. The
-  // kept distractors are exactly those of running every candidate, but
-  // candidates after a task's last kept one never run (most of the work,
-  // since a candidate that loops forever costs a timeout per test).
-  const poolHolder: { pool?: OraclePool } = {};
-  const run = (jobs: SuiteJob[]) =>
-    runSuites(jobs, {
-      runtime,
-      workers: options.workers,
-      timeoutMs,
-      quiet: options.quiet,
-      poolHolder,
-    });
-  const reports: RunSuitesReport[] = [];
-  const outcomesOf = new Map<string, TestOutcome[]>();
-  const executedOrder: { codeSha: string; testsSha: string; outcomes: TestOutcome[] }[] = [];
-  const canonical = new Map<string, [TestOutcome[], TestOutcome[]]>();
+  // Each task runs its canonical twice (the flakiness gate), then, if it
+  // passes, its candidates in their seeded order, never more at once than it
+  // still lacks verified distractors: the kept distractors are exactly those of
+  // running every candidate, but candidates after a task's last kept one never
+  // run. Tasks go independently, each taking its next candidate as soon as a
+  // result comes back, so the workers never wait for a slow round to finish.
+  // Candidates stop at their first TIMEOUT (NOT_RUN after it): they already
+  // fail, and waiting out a loop on every test was most of the oracle's time.
+  const runner = await SuiteRunner.open({
+    runtime,
+    workers: options.workers,
+    timeoutMs,
+    quiet: options.quiet,
+  });
+  const canonical = new Map<string, [SuiteResult, SuiteResult]>();
+  const candidate = new Map<string, SuiteResult>();
+  let poolStats: RunSuitesReport["pool"];
   try {
-    const canonicalJobs = tasks.flatMap((t) => {
-      const job = { setup: t.setup ?? "", code: t.canonical, tests: t.tests ?? [] };
-      return [{ ...job, rep: 0 }, { ...job, rep: 1 }];
-    });
-    const first = await run(canonicalJobs);
-    reports.push(first.report);
-    tasks.forEach((t, i) => {
-      const [a, b] = [first.results[2 * i], first.results[2 * i + 1]];
-      canonical.set(t.task_id, [a.outcomes, b.outcomes]);
-      executedOrder.push(a);
-    });
-    const next = new Map<string, number>();
-    const verifiedCount = new Map<string, number>();
-    for (;;) {
-      const round: MutantRow[] = [];
-      for (const t of tasks) {
-        const [a, b] = canonical.get(t.task_id)!;
-        if (canonicalGate(a, b) !== null) continue;
-        const muts = mutantsByTask.get(t.task_id) ?? [];
-        let at = next.get(t.task_id) ?? 0;
-        const need = maxDistractors - (verifiedCount.get(t.task_id) ?? 0);
-        for (let n = 0; n < need && at < muts.length; n++) round.push(muts[at++]);
-        next.set(t.task_id, at);
-      }
-      if (round.length === 0) break;
-      const jobs = round.map((m) => {
-        const t = taskById.get(m.task_id)!;
-        return { setup: t.setup ?? "", code: m.code, tests: t.tests ?? [] };
+    await Promise.all(tasks.map(async (t) => {
+      const setup = t.setup ?? "";
+      const tests = t.tests ?? [];
+      const job = { setup, code: t.canonical, tests };
+      const pair = await Promise.all([
+        runner.run({ ...job, rep: 0 }),
+        runner.run({ ...job, rep: 1 }),
+      ]);
+      canonical.set(t.task_id, pair);
+      if (canonicalGate(pair[0].outcomes, pair[1].outcomes) !== null) return;
+      const muts = mutantsByTask.get(t.task_id) ?? [];
+      let at = 0;
+      let verified = 0;
+      let inFlight = 0;
+      await new Promise<void>((resolve, reject) => {
+        const launch = () => {
+          while (verified + inFlight < maxDistractors && at < muts.length) {
+            const m = muts[at++];
+            inFlight++;
+            runner.run({ setup, code: m.code, tests, stopAtTimeout: true }).then((r) => {
+              inFlight--;
+              candidate.set(m.snippet_id, r);
+              if (!allPass(r.outcomes)) verified++;
+              launch();
+            }, reject);
+          }
+          if (inFlight === 0) resolve();
+        };
+        launch();
       });
-      const { results, report: r } = await run(jobs);
-      reports.push(r);
-      round.forEach((m, i) => {
-        outcomesOf.set(m.snippet_id, results[i].outcomes);
-        executedOrder.push(results[i]);
-        if (!allPass(results[i].outcomes)) {
-          verifiedCount.set(m.task_id, (verifiedCount.get(m.task_id) ?? 0) + 1);
-        }
-      });
-    }
+    }));
+    poolStats = await runner.poolStats();
   } finally {
-    poolHolder.pool?.close();
+    await runner.close();
   }
-  const report: RunSuitesReport = {
-    runtime: reports[0]?.runtime ?? runtime,
-    executed: reports.reduce((n, r) => n + r.executed, 0),
-    cached: reports.reduce((n, r) => n + r.cached, 0),
-    seconds: reports.reduce((n, r) => n + r.seconds, 0),
-    pool: poolHolder.pool?.stats(),
-  };
+  const report: RunSuitesReport = { ...runner.report(), pool: poolStats };
+  const outcomesOf = new Map([...candidate].map(([id, r]) => [id, r.outcomes]));
+  // Executions in a fixed order (canonicals, then candidates by task and
+  // seeded order), whatever order they finished in: the first of two equal
+  // suites is the one written.
+  const executedOrder: SuiteResult[] = [
+    ...tasks.map((t) => canonical.get(t.task_id)![0]),
+    ...tasks.flatMap((t) =>
+      (mutantsByTask.get(t.task_id) ?? []).flatMap((m) => candidate.get(m.snippet_id) ?? [])
+    ),
+  ];
 
   const counts = new Map<string, number>();
   const count = (gate: string, source: string, n = 1) => {
@@ -243,7 +240,7 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
     count("tasks_in", src);
     count("candidates_in", src, muts.length);
     const [first, second] = canonical.get(t.task_id)!;
-    const failed = canonicalGate(first, second);
+    const failed = canonicalGate(first.outcomes, second.outcomes);
     if (failed) {
       count(failed.gate, src);
       rejects.push({ stage: "oracle", source: src, locator: t.task_id, reason: failed.reason });
@@ -276,6 +273,7 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
         continue;
       }
       count("verified", src);
+      if (!complete(outcomes)) count("stopped_at_timeout", src);
       const flagged = timeoutOnly(outcomes);
       if (flagged) count("verified_timeout_only", src);
       kept.push({ m, timeoutOnly: flagged });

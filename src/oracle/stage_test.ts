@@ -4,6 +4,8 @@ import { readRows, writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { MUTANTS, TASKS } from "../tables/schema.ts";
 import { runOracleStage } from "./stage.ts";
+import { runSuites } from "./run_suites.ts";
+import { suiteCodeSha } from "./cache.ts";
 
 const ADD = "def add(a, b):\n    return a + b\n";
 const ADD_TESTS = ["assert add(1, 2) == 3", "assert add(0, 0) == 0", "assert add(-2, 5) == 3"];
@@ -42,6 +44,10 @@ function mutant(taskId: string, order: number, bugType: string, code: string) {
   };
 }
 
+const LOOP_TESTS = ["assert f(1) == 1", "assert f(2) == 2", "assert f(3) == 3"];
+const LOOPS = "def f(x):\n    while True:\n        pass\n";
+const LOOPS_ON_ONE = "def f(x):\n    while x == 1:\n        pass\n    return x + 1\n";
+
 async function fixture(out: string): Promise<void> {
   Deno.env.set("EXECRET_OUT", out);
   // The flaky canonical counts its own runs in a place a job cannot reset
@@ -53,6 +59,7 @@ async function fixture(out: string): Promise<void> {
     task("bad", "def f(x):\n    return x\n", ["assert f(1) == 1", "assert f(2) == 3"]),
     task("flaky", flaky, ["assert f() == 1"]),
     task("lonely", "def f():\n    return 1\n", ["assert f() == 1"]),
+    task("loop", "def f(x):\n    return x\n", LOOP_TESTS),
   ], TASKS);
   const id = "builtin/add";
   await writeTable("mutants", [
@@ -69,6 +76,9 @@ async function fixture(out: string): Promise<void> {
     mutant(id, 3, "wrong_operator", "def add(a, b):\n    return a - b\n"),
     mutant(id, 4, "wrong_comparison", "def add(a, b):\n    return a + b if a < 0 else a / 0\n"),
     mutant("builtin/missing", 0, "off_by_one", "def f():\n    return 2\n"),
+    // Both stop at their first TIMEOUT; m1 would FAIL its later tests, which never run.
+    mutant("builtin/loop", 0, "off_by_one", LOOPS),
+    mutant("builtin/loop", 1, "off_by_one", LOOPS_ON_ONE),
   ], MUTANTS);
 }
 
@@ -105,14 +115,17 @@ Deno.test({
           "verified",
         ]
           .map(count),
-        [4, 1, 1, 2, 1, 4],
+        [5, 1, 1, 3, 1, 6],
       );
       assertEquals(
         [4, 3, 2, 1, 0].map((n) => count(`tasks_with_distractors:${n}`)),
-        [1, 0, 0, 0, 1],
+        [1, 0, 1, 0, 1],
       );
       // m5 comes after four verified distractors: never executed.
-      assertEquals([count("not_needed"), count("distractors_timeout_only")], [1, 1]);
+      assertEquals(
+        ["not_needed", "distractors_timeout_only", "stopped_at_timeout"].map(count),
+        [1, 3, 2],
+      );
       assertEquals(count("bug_type:wrong_operator"), 1);
 
       const queries = await readRows<
@@ -123,6 +136,7 @@ Deno.test({
       assertEquals(queries.map((q) => [q.query_id, q.correct_ids, q.distractor_ids]), [
         ["builtin/add", ["builtin/add#c"], [1, 2, 3, 4].map((i) => `builtin/add#m${i}`)],
         ["builtin/lonely", ["builtin/lonely#c"], []],
+        ["builtin/loop", ["builtin/loop#c"], ["builtin/loop#m0", "builtin/loop#m1"]],
       ]);
       const corpus = await readRows<{ corpus_id: string; label: string; timeout_only: boolean }>(
         join(out, "tables", "corpus.arrow"),
@@ -134,6 +148,9 @@ Deno.test({
         ["builtin/add#m3", "incorrect", false],
         ["builtin/add#m4", "incorrect", false],
         ["builtin/lonely#c", "correct", false],
+        ["builtin/loop#c", "correct", false],
+        ["builtin/loop#m0", "incorrect", true],
+        ["builtin/loop#m1", "incorrect", true],
       ]);
       const rejects = await readRows<{ locator: string; reason: string }>(
         join(out, "tables", "rejects_oracle.arrow"),
@@ -145,15 +162,35 @@ Deno.test({
         ["builtin/flaky", "flaky_canonical: test 0 pass vs FAIL between two runs"],
         ["builtin/missing#m0", "unknown_task: builtin/missing is not in tasks"],
       ]);
-      const executions = await readRows<{ outcome: string; test_index: number }>(
+      const executions = await readRows<
+        { code_sha256: string; outcome: string; test_index: number }
+      >(
         join(out, "tables", "executions.arrow"),
       );
       ok(executions.some((e) => e.outcome === "TIMEOUT"));
+      const loopSha = suiteCodeSha("", LOOPS_ON_ONE);
+      assertEquals(executions.filter((e) => e.code_sha256 === loopSha).map((e) => e.outcome), [
+        "TIMEOUT",
+        "NOT_RUN",
+        "NOT_RUN",
+      ]);
 
       // A rerun executes nothing and writes the same bytes.
       const before = await tableBytes(out);
       const second = await runOracleStage(options);
       assertEquals(second.run.executed, 0);
+      assertEquals(await tableBytes(out), before);
+
+      // A stopped suite in the cache does not answer a run of every test; the
+      // complete result then replaces it, and the stage still sees it stopped.
+      const full = await runSuites(
+        [{ setup: "", code: LOOPS_ON_ONE, tests: LOOP_TESTS }],
+        { runtime: "native", workers: 1, timeoutMs: 300, quiet: true },
+      );
+      assertEquals(full.report.executed, 1);
+      assertEquals(full.results[0].outcomes.map((o) => o.outcome), ["TIMEOUT", "FAIL", "FAIL"]);
+      const fourth = await runOracleStage(options);
+      assertEquals(fourth.run.executed, 0);
       assertEquals(await tableBytes(out), before);
 
       // A run killed mid-write leaves a torn last line: it is ignored, and only

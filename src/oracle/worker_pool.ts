@@ -1,4 +1,4 @@
-import { CRASH, type Job, type Outcome, type TestOutcome } from "./outcome.ts";
+import { CRASH, type Job, NOT_RUN, type Outcome, type TestOutcome } from "./outcome.ts";
 
 /** A job as sent to a worker: which tests to run, from which index. */
 export interface WireJob {
@@ -10,6 +10,8 @@ export interface WireJob {
   start: number;
   /** Report progress after every phase (native runtime, after a kill it could not place). */
   careful: boolean;
+  /** Stop at the first TIMEOUT; the tests after it are NOT_RUN (see `Job.stopAtTimeout`). */
+  stopAtTimeout: boolean;
 }
 
 /** What a slot knows when its worker died or was killed in the middle of a job. */
@@ -60,6 +62,13 @@ interface Pending {
 interface SlotState {
   slot: Slot | null;
   busy: Pending[];
+  /**
+   * A batch was sent and its worker has not said it is idle. Answering every
+   * job of a batch does not free the slot: the worker's idle message comes
+   * after its last result, and a batch sent in between would be taken for
+   * the unanswered rest of the old one and queued a second time.
+   */
+  open: boolean;
   restarting: boolean;
 }
 
@@ -105,6 +114,7 @@ export class WorkerPool {
     this.#slots = Array.from({ length: this.size }, () => ({
       slot: null,
       busy: [],
+      open: false,
       restarting: true,
     }));
     await Promise.all(this.#slots.map((s) => this.#spawn(s)));
@@ -158,7 +168,7 @@ export class WorkerPool {
 
   #pump(): void {
     if (this.#closed) return;
-    const idle = this.#slots.filter((s) => s.slot && !s.restarting && s.busy.length === 0);
+    const idle = this.#slots.filter((s) => s.slot && !s.restarting && !s.open);
     for (const s of idle) {
       if (this.#queue.length === 0) return;
       const share = Math.ceil(this.#queue.length / idle.length);
@@ -172,6 +182,7 @@ export class WorkerPool {
         if (next.careful) break;
       }
       s.busy = batch;
+      s.open = true;
       s.slot!.send(batch.map((p) => ({
         id: p.id,
         setup: p.job.setup,
@@ -179,6 +190,7 @@ export class WorkerPool {
         tests: p.job.tests,
         start: p.start,
         careful: p.careful,
+        stopAtTimeout: p.job.stopAtTimeout ?? false,
       })));
     }
   }
@@ -222,6 +234,7 @@ export class WorkerPool {
         // Jobs a worker never answered (it should not happen) go back to the queue.
         this.#queue.unshift(...state.busy);
         state.busy = [];
+        state.open = false;
         if (memoryBytes > this.options.memoryLimitBytes && !this.#closed) {
           this.stats.recycles++;
           state.slot?.kill();
@@ -270,6 +283,9 @@ export class WorkerPool {
             if (p.done.length > report.phase) p.done.length = report.phase;
             if (p.done.length === report.phase) {
               p.done.push({ outcome: report.outcome, ms: report.ms });
+              if (p.job.stopAtTimeout && report.outcome === "TIMEOUT") {
+                while (p.done.length < n) p.done.push({ outcome: NOT_RUN, ms: 0 });
+              }
             }
             if (p.done.length >= n) {
               this.stats.jobs++;
@@ -281,6 +297,7 @@ export class WorkerPool {
           }
         }
         state.busy = [];
+        state.open = false;
         this.#queue.unshift(...requeue);
         this.#spawn(state).catch(() => {});
       },

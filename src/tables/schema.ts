@@ -52,7 +52,7 @@ export const EXECUTIONS: TableSpec = {
   tests_sha256: "utf8", // sha256 of the JSON list of test statements
   runtime: "utf8", // e.g. pyodide-314.0.7 or cpython-3.11.7
   test_index: "int32",
-  outcome: "utf8", // pass | FAIL | TIMEOUT | ERROR:<ExceptionType>
+  outcome: "utf8", // pass | FAIL | TIMEOUT | ERROR:<ExceptionType> | NOT_RUN (candidate stopped at a TIMEOUT)
 };
 
 /**
@@ -93,7 +93,7 @@ export const CORPUS: TableSpec = {
   line: "int32",
   before: "utf8",
   after: "utf8",
-  timeout_only: "bool", // distractor that fails only by TIMEOUT (kept, flagged)
+  timeout_only: "bool", // distractor whose tests that ran fail only by TIMEOUT (kept, flagged)
   code: "utf8",
   code_sha256: "utf8",
 };

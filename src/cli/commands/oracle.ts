@@ -12,7 +12,8 @@ const GATES = [
   "equivalent",
   "verified",
   "verified_timeout_only",
-  "surplus",
+  "stopped_at_timeout",
+  "not_needed",
   "distractors_kept",
   "distractors_timeout_only",
 ];
@@ -56,8 +57,10 @@ every candidate of out/tables/mutants.arrow against its task's tests in a
 sandbox, then write executions, queries, corpus and validation tables plus the
 oracle's rejects. A canonical failing a test rejects its task; a candidate
 passing every test is an equivalent mutant and is dropped; up to ${MAX_DISTRACTORS} verified
-candidates per task are kept by the mutation engine's order. Results are cached
-under out/cache/executions/, so a rerun executes nothing already known.
+candidates per task are kept by the mutation engine's order. A candidate's
+suite stops at its first TIMEOUT (it already fails): its later tests are
+NOT_RUN. Results are cached under out/cache/executions/, so a rerun executes
+nothing already known.
 
 options:
   --runtime R      pyodide (default: Pyodide in locked-down Deno workers) or

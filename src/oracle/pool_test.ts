@@ -162,3 +162,31 @@ Deno.test({
   ...options,
   fn: () => stopAtTimeoutRun("pyodide"),
 });
+
+Deno.test({
+  name: "a Pyodide worker that exits under a test is replaced, every time (pyodide)",
+  ...options,
+  async fn() {
+    // A batch that reaches a worker after its interpreter failed must not
+    // run: it overwrote where the job had died (once the pool sent a batch
+    // twice, about one death in six lost the results of the tests before it).
+    const pool = await createPool({
+      runtime: "pyodide",
+      workers: 1,
+      timeoutMs: 300,
+      memoryLimitBytes: 64 * 1024 * 1024,
+    });
+    try {
+      for (let i = 0; i < 12; i++) {
+        const got = await pool.run({
+          setup: "",
+          code: "import signal\n",
+          tests: ["assert 1", "signal.raise_signal(signal.SIGKILL)", "assert 2"],
+        });
+        assertEquals(got.map((o) => o.outcome), ["pass", "ERROR:Crash", "pass"], `run ${i}`);
+      }
+    } finally {
+      pool.close();
+    }
+  },
+});

@@ -169,12 +169,18 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       });
     };
 
-    const die = (outcome: Outcome, ms: number, detail?: string) => {
+    /** `at` is where the worker itself says it failed; else the control block tells. */
+    const die = (
+      outcome: Outcome,
+      ms: number,
+      detail?: string,
+      at?: { id: number; phase: number },
+    ) => {
       if (!alive) return;
       alive = false;
       clearInterval(timer);
-      const id = Atomics.load(ctrl, JOB);
-      const phase = Atomics.load(ctrl, PHASE);
+      const id = at?.id ?? Atomics.load(ctrl, JOB);
+      const phase = at?.phase ?? Atomics.load(ctrl, PHASE);
       // Phase -2: the job had finished, its result may be in flight; run it again.
       const inJob = id > 0 && phase !== -2;
       const report: DeathReport = {
@@ -240,6 +246,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
           interruptedNow ? "TIMEOUT" : CRASH,
           performance.now() - phaseStart,
           `driver fault: ${msg.error}`,
+          { id: msg.id as number, phase: msg.phase as number },
         );
       }
     };

@@ -111,7 +111,14 @@ async function init(msg: Init): Promise<void> {
   post({ type: "ready", token });
 }
 
+// Set once the interpreter failed under a job. Pyodide is unusable after a
+// fatal error, and a batch already on its way here would run on the broken
+// interpreter and overwrite the control block the main thread is about to
+// read to learn where the job died.
+let faulted = false;
+
 function runBatch(msg: Batch): void {
+  if (faulted) return;
   for (const job of msg.jobs) {
     Atomics.store(ctrl, JOB, job.id);
     Atomics.store(ctrl, TEXT_LEN, 0);
@@ -122,7 +129,9 @@ function runBatch(msg: Batch): void {
     } catch (e) {
       // The driver itself failed (e.g. an interrupt landed in its bookkeeping):
       // report where, and let the pool replace this worker.
-      post({ type: "fault", token, id: job.id, error: String((e as Error)?.message ?? e) });
+      faulted = true;
+      const phase = Atomics.load(ctrl, PHASE);
+      post({ type: "fault", token, id: job.id, phase, error: String((e as Error)?.message ?? e) });
       return;
     }
     post({ type: "result", token, id: job.id, results });

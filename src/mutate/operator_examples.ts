@@ -73,6 +73,8 @@ export const OPERATOR_EXAMPLES: readonly OperatorExample[] = [
   },
   { operator: "swap_args", body: "return divmod(a, b)", after: "return divmod(b, a)" },
   { operator: "swap_operands", body: "return a // b", after: "return b // a" },
+  { operator: "swap_operands", body: "return 2 ** a", after: "return a ** 2" },
+  { operator: "swap_operands", body: "return a * b - xs[0]", after: "return xs[0] - a * b" },
   { operator: "swap_comparison_operands", body: "return a < b", after: "return b < a" },
   { operator: "swap_indexes", body: "return xs[a][b]", after: "return xs[b][a]" },
   { operator: "swap_slice_bounds", body: "return xs[a:b]", after: "return xs[b:a]" },

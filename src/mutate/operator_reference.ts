@@ -10,7 +10,7 @@ const MEANING: Record<string, string> = {
   off_by_one_boundary:
     "A bound in a comparison moved by one: a constant (`x > 0` → `x > 1`), `X ± k`, a `len(...)` bound, or the right-hand bound of an ordering (`i < n` → `i < n - 1`).",
   swap_arguments:
-    "Two operands exchanged: any two positional arguments of a call, a method's object and its one argument (`sep.join(xs)` → `xs.join(sep)`), the operands of a non-commutative operation or ordering comparison, two indexes, two slice bounds, two items of a returned or assigned tuple.",
+    "Two operands exchanged: any two positional arguments of a call, a method's object and its one argument (`sep.join(xs)` → `xs.join(sep)`), the operands of a non-commutative operation (whole, even compound: `a * b - c` → `c - a * b`; a number literal only with another, or as the base or exponent of `**` or `<<`: `2 ** n` → `n ** 2`) or of an ordering comparison, two indexes, two slice bounds, two items of a returned or assigned tuple.",
   remove_edge_case_check:
     "A special case no longer handled: an early guard deleted (the only edit that deletes a line, and then one statement) or its condition made `False`, an `and` check, one case of an `or`, a conditional expression's branch, or a comprehension filter dropped.",
   wrong_comparison: "A comparison operator replaced by its near twin.",

@@ -19,9 +19,55 @@ const ORDERED_COMPARISONS = new Set(["<", "<=", ">", ">=", "in", "not in"]);
 /** Builtins whose two arguments commute: swapping them is never a bug. */
 const COMMUTATIVE_CALLS = new Set(["max", "min"]);
 
-/** `n - 1` → `1 - n` is noise rather than a plausible slip (unlike `4 / 3` → `3 / 4`), so a
- * number literal is swapped only with another. */
+/** Number literals: `n - 1` → `1 - n` or `mid // 2` → `2 // mid` is noise rather than a
+ * plausible slip, so a number is swapped only with another (`4 / 3` → `3 / 4`), except under
+ * {@link LITERAL_ORDER}. */
 const NUMBERS = new Set(["integer", "float"]);
+
+/**
+ * Operators whose order with a number literal is a classic slip: a power or
+ * a left shift written the wrong way round, the base and the exponent confused
+ * (`2 ** n` ↔ `n ** 2`, `1 << k` → `k << 1`; integers only: `x ** 0.5` is a root).
+ */
+const LITERAL_ORDER = new Set(["**", "<<"]);
+
+/** How tightly each binary operator binds (Python's precedence; unary `-x` is 7). */
+const BINDING: Record<string, number> = {
+  "|": 1,
+  "^": 2,
+  "&": 3,
+  "<<": 4,
+  ">>": 4,
+  "+": 5,
+  "-": 5,
+  "*": 6,
+  "/": 6,
+  "//": 6,
+  "%": 6,
+  "@": 6,
+  "**": 8,
+};
+
+/** How tightly an operand binds: atoms most, a binary operation by its operator, else 0. */
+function binding(node: Node): number {
+  if (node.type === "unary_operator") return 7;
+  if (ATOMS.has(node.type)) return 9;
+  if (node.type === "binary_operator") return BINDING[operatorOf(node)!.type] ?? 0;
+  return 0;
+}
+
+/**
+ * Whether `left op right` → `right op left` by swapping the operands' text
+ * keeps each operand whole: `a * b - c` → `c - a * b`, but not `a - b - c`
+ * (→ `c - a - b` regroups) nor `2 ** -n` (→ `-n ** 2` is `-(n ** 2)`).
+ */
+function swapKeepsGrouping(op: string, left: Node, right: Node): boolean {
+  const p = BINDING[op];
+  // `**` groups from the right: its left operand must bind more tightly than it, its right
+  // one may be a unary operation or another power.
+  if (op === "**") return binding(right) > 8 && binding(left) >= 7;
+  return binding(right) >= p && binding(left) > p;
+}
 
 /** Operands simple enough that swapping their text swaps exactly those operands. */
 const ATOMS = new Set([
@@ -85,10 +131,12 @@ function swap(
  *   `re`): `swap_receiver`;
  * - the operands of a non-commutative binary operation (`a - b` → `b - a`, and
  *   `+` when one side evidently is a sequence, `"(" + s` → `s + "("`,
- *   `xs[k:] + xs[:k]` → `xs[:k] + xs[k:]`) when
- *   both are atoms and not one number literal and one name (in `a - b - c` only the inner
- *   `a - b`, since swapping a compound operand's text would regroup it):
- *   `swap_operands`;
+ *   `xs[k:] + xs[:k]` → `xs[:k] + xs[k:]`), each operand whole, compound ones
+ *   too where the swap keeps the grouping (`a * b - c` → `c - a * b`; in
+ *   `a - b - c` only the inner `a - b`), and a number literal only with another
+ *   or as an integer base or exponent of `**` or `<<` (`2 ** n` → `n ** 2`,
+ *   `1 << k` → `k << 1`; not `n - 1` → `1 - n`); never a `"%d" % n`
+ *   formatting: `swap_operands`;
  * - the two sides of an ordering or membership comparison (`x < y` → `y < x`,
  *   `sub in s` → `s in sub`): `swap_comparison_operands`;
  * - the two indexes of `m[i][j]` → `m[j][i]`: `swap_indexes`;
@@ -126,8 +174,14 @@ export function swapArgumentsEdits(ctx: SiteContext): ProposedEdit[] {
     const concatenation = op === "+" &&
       (evidentSequence(code, left) || evidentSequence(code, right));
     if (!NON_COMMUTATIVE.has(op) && !concatenation) continue;
-    if (!ATOMS.has(left.type) || !ATOMS.has(right.type)) continue;
-    if (NUMBERS.has(left.type) !== NUMBERS.has(right.type)) continue;
+    if (!swapKeepsGrouping(op, left, right)) continue;
+    // `"%d" % n` formats a string: `n % "%d"` only raises TypeError.
+    if (op === "%" && (left.type === "string" || left.type === "concatenated_string")) continue;
+    if (NUMBERS.has(left.type) !== NUMBERS.has(right.type)) {
+      // `x ** 0.5` is a square root, not a power someone could write the wrong way round.
+      const literal = NUMBERS.has(left.type) ? left : right;
+      if (!LITERAL_ORDER.has(op) || literal.type !== "integer") continue;
+    }
     push(swap(code, left, right, "swap_operands"));
   }
   for (const cmp of nodes.get("comparison_operator") ?? []) {

@@ -503,3 +503,46 @@ Deno.test("swap_arguments: a number swaps with a name only as a power's base or 
   // f-string, the string literals or `'%d' % n` (formatting: `n % '%d'` only raises).
   for (const c of cs) ok(c.after.endsWith("# 2 ** n") || c.line !== 2, c.after);
 });
+
+Deno.test("swap_arguments: compound operands swap whole only where the grouping stays", async () => {
+  const code = "def p(a, b, c):\n    x = a * b - c\n    y = a - b - c\n    z = a + b - c\n" +
+    "    return 2 ** -a, -a ** b, x // 2 - 1, (a + 1) << b\n";
+  const cs = await mutateCode(code);
+  assertEquals(afters(cs, "swap_operands"), [
+    "    x = c - a * b",
+    // `a - b - c` → `c - a - b` would regroup: only the inner `a - b` swaps.
+    "    y = b - a - c",
+    // `a + b - c` neither: `c - a + b` regroups, and `+` commutes.
+    "    return 2 ** -a, -b ** a, x // 2 - 1, (a + 1) << b",
+    "    return 2 ** -a, -a ** b, x // 2 - 1, b << (a + 1)",
+  ]);
+  // `2 ** -a` → `-a ** 2` would be `-(a ** 2)`; `x // 2` → `2 // x` and `n - 1` → `1 - n` are
+  // noise, not slips.
+});
+
+Deno.test("swap_arguments: a number swaps with a name only as a power's base or exponent or a shift", async () => {
+  const code = "def q(n, k, s):\r\n\ta = 2 ** n + n ** 2 + n ** 0.5  # 2 ** n\r\n" +
+    '\tb = 1 << k | k >> 1 | n % 10\r\n\tc = f"{2 ** n}" + \'%d\' % n + "1 << k"\r\n' +
+    "\treturn a - 1, b / 2\r\n";
+  const cs = await mutateCode(code);
+  assertEquals(afters(cs, "swap_operands"), [
+    "\ta = n ** 2 + n ** 2 + n ** 0.5  # 2 ** n",
+    "\ta = 2 ** n + 2 ** n + n ** 0.5  # 2 ** n",
+    "\tb = k << 1 | k >> 1 | n % 10",
+    // Two strings concatenated swap like any other operands.
+    `\tc = '%d' % n + f"{2 ** n}" + "1 << k"`,
+  ]);
+  // Not `n ** 0.5` (a root), `k >> 1`, `n % 10`, `a - 1`, `b / 2`; never the comment, the
+  // f-string, the string literals or `'%d' % n` (formatting: `n % '%d'` only raises).
+  for (const c of cs) ok(c.after.endsWith("# 2 ** n") || c.line !== 2, c.after);
+});
+
+Deno.test("wrong_operator: ~x becomes -x, outside strings, comments, decorators and annotations", async () => {
+  const code = "@mask(~0)\ndef m(x: Annotated[int, ~1], ys):\n" +
+    '\ts = "~x" + f"{~x}"  # ~x\r\n\treturn [x & ~y for y in ys], -x\r\n';
+  const cs = await mutateCode(code);
+  assertEquals(afters(cs, "invert_to_neg"), ["\treturn [x & -y for y in ys], -x"]);
+  // `-x` is not turned into `~x`: in arithmetic that is no slip.
+  ok(cs.every((c) => c.line !== 4 || !c.after.includes("~x")), "no -x → ~x");
+  ok(cs.every((c) => c.line >= 3));
+});

@@ -112,6 +112,7 @@ export const OPERATOR_EXAMPLES: readonly OperatorExample[] = [
   { operator: "xor_to_bitor", body: "return a ^ b", after: "return a | b" },
   { operator: "lshift_to_rshift", body: "return a << b", after: "return a >> b" },
   { operator: "rshift_to_lshift", body: "return a >> b", after: "return a << b" },
+  { operator: "invert_to_neg", body: "return a & ~b", after: "return a & -b" },
   { operator: "and_to_or", body: "return a and b", after: "return a or b" },
   { operator: "or_to_and", body: "return a or b", after: "return a and b" },
   { operator: "iadd_to_isub", body: "a += b", after: "a -= b" },

@@ -14,7 +14,8 @@ const MEANING: Record<string, string> = {
   remove_edge_case_check:
     "A special case no longer handled: an early guard deleted (the only edit that deletes a line, and then one statement) or its condition made `False`, an `and` check, one case of an `or`, a conditional expression's branch, or a comprehension filter dropped.",
   wrong_comparison: "A comparison operator replaced by its near twin.",
-  wrong_operator: "An arithmetic, bitwise, boolean or augmented-assignment operator replaced.",
+  wrong_operator:
+    "An arithmetic, bitwise, boolean or augmented-assignment operator replaced; a bitwise `~x` written as `-x`.",
   negate_condition: "Extension: an `if`, `elif` or `while` condition negated.",
   wrong_return_value: "Extension: `return True` ↔ `return False`.",
   wrong_constant:

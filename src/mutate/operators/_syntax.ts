@@ -51,6 +51,7 @@ const WANTED = new Set([
   "slice",
   "subscript",
   "true",
+  "unary_operator",
   "while_statement",
 ]);
 

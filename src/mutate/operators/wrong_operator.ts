@@ -17,6 +17,14 @@ const BINARY: Record<string, [string, string][]> = {
   ">>": [["<<", "rshift_to_lshift"]],
 };
 
+/**
+ * Unary operators: bitwise `~x` (which is `-x - 1`) confused with negation.
+ * Not the other way: in arithmetic code `-x` → `~x` is no slip anyone makes.
+ */
+const UNARY: Record<string, [string, string][]> = {
+  "~": [["-", "invert_to_neg"]],
+};
+
 const BOOLEAN: Record<string, [string, string][]> = {
   "and": [["or", "and_to_or"]],
   "or": [["and", "or_to_and"]],
@@ -58,14 +66,15 @@ function sequenceOperand(node: Node): boolean {
 /**
  * `wrong_operator` sites: the operator token of every binary operation
  * (`+`↔`-`, `*`→`/` or `//`, `//`↔`/`, `%`→`//`, `**`→`*`, bitwise and
- * shifts; not when an operand is a literal string, list or tuple), `and`↔`or`,
- * and augmented assignments (`+=`↔`-=`, ...). Unary minus is a different
- * node type, so `-x` is never read as a subtraction.
+ * shifts; not when an operand is a literal string, list or tuple), `~x` →
+ * `-x`, `and`↔`or`, and augmented assignments (`+=`↔`-=`, ...). Unary minus
+ * is a different node type, so `-x` is never read as a subtraction.
  */
 export function wrongOperatorEdits(ctx: SiteContext): ProposedEdit[] {
   const out: ProposedEdit[] = [];
   const sites: [string, Record<string, [string, string][]>][] = [
     ["binary_operator", BINARY],
+    ["unary_operator", UNARY],
     ["boolean_operator", BOOLEAN],
     ["augmented_assignment", AUGMENTED],
   ];

@@ -546,3 +546,91 @@ Deno.test("wrong_operator: ~x becomes -x, outside strings, comments, decorators 
   ok(cs.every((c) => c.line !== 4 || !c.after.includes("~x")), "no -x → ~x");
   ok(cs.every((c) => c.line >= 3));
 });
+
+Deno.test("swap_arguments: compound operands swap whole only where the grouping stays", async () => {
+  const code = "def p(a, b, c):\n    x = a * b - c\n    y = a - b - c\n    z = a + b - c\n" +
+    "    return 2 ** -a, -a ** b, x // 2 - 1, (a + 1) << b\n";
+  const cs = await mutateCode(code);
+  assertEquals(afters(cs, "swap_operands"), [
+    "    x = c - a * b",
+    // `a - b - c` → `c - a - b` would regroup: only the inner `a - b` swaps.
+    "    y = b - a - c",
+    // `a + b - c` neither: `c - a + b` regroups, and `+` commutes.
+    "    return 2 ** -a, -b ** a, x // 2 - 1, (a + 1) << b",
+    "    return 2 ** -a, -a ** b, x // 2 - 1, b << (a + 1)",
+  ]);
+  // `2 ** -a` → `-a ** 2` would be `-(a ** 2)`; `x // 2` → `2 // x` and `n - 1` → `1 - n` are
+  // noise, not slips.
+});
+
+Deno.test("swap_arguments: a number swaps with a name only as a power's base or exponent or a shift", async () => {
+  const code = "def q(n, k, s):\r\n\ta = 2 ** n + n ** 2 + n ** 0.5  # 2 ** n\r\n" +
+    '\tb = 1 << k | k >> 1 | n % 10\r\n\tc = f"{2 ** n}" + \'%d\' % n + "1 << k"\r\n' +
+    "\treturn a - 1, b / 2\r\n";
+  const cs = await mutateCode(code);
+  assertEquals(afters(cs, "swap_operands"), [
+    "\ta = n ** 2 + n ** 2 + n ** 0.5  # 2 ** n",
+    "\ta = 2 ** n + 2 ** n + n ** 0.5  # 2 ** n",
+    "\tb = k << 1 | k >> 1 | n % 10",
+    // Two strings concatenated swap like any other operands.
+    `\tc = '%d' % n + f"{2 ** n}" + "1 << k"`,
+  ]);
+  // Not `n ** 0.5` (a root), `k >> 1`, `n % 10`, `a - 1`, `b / 2`; never the comment, the
+  // f-string, the string literals or `'%d' % n` (formatting: `n % '%d'` only raises).
+  for (const c of cs) ok(c.after.endsWith("# 2 ** n") || c.line !== 2, c.after);
+});
+
+Deno.test("wrong_operator: ~x becomes -x, outside strings, comments, decorators and annotations", async () => {
+  const code = "@mask(~0)\ndef m(x: Annotated[int, ~1], ys):\n" +
+    '\ts = "~x" + f"{~x}"  # ~x\r\n\treturn [x & ~y for y in ys], -x\r\n';
+  const cs = await mutateCode(code);
+  assertEquals(afters(cs, "invert_to_neg"), ["\treturn [x & -y for y in ys], -x"]);
+  // `-x` is not turned into `~x`: in arithmetic that is no slip.
+  ok(cs.every((c) => c.line !== 4 || !c.after.includes("~x")), "no -x → ~x");
+  ok(cs.every((c) => c.line >= 3));
+});
+
+Deno.test("remove_edge_case_check: a for loop's filter becomes True, its running state does not", async () => {
+  const code = "def c(xs, k):\n    n = 0\n    best = xs[0]\n" +
+    '    for x in xs:\n        if x % 2 == 0 and "é" not in str(x):  # even\n            n += x\n' +
+    "    for x in xs:\n        if x > best:\n            best = x\n" +
+    "    for x in xs:\n        if x:\n            n += 1\n        else:\n            n -= 1\n" +
+    "    for x in xs:\n        if x < k: print(x)\n        n += 1\n" +
+    "    return n, [x for x in xs if x]\n";
+  const cs = await mutateCode(code);
+  assertEquals(afters(cs, "drop_loop_filter"), [
+    "        if True:  # even",
+  ]);
+  // `if x > best: best = x` reads what it changes; an if with else is no filter; an if with
+  // company in its loop is the loop's logic; none of them is a special case outside a loop.
+  strictEqual(afters(cs, "delete_special_case").length, 0);
+  strictEqual(afters(cs, "special_case_never_true").length, 0);
+  only(cs, "drop_comprehension_filter", "    return n, [x for x in xs]");
+  // An index changes nothing, a method call changes its object: `seen` is running state.
+  const marks = await mutateCode(
+    "def d(xs, out, seen):\n    for i in range(len(xs)):\n        if xs[i] > 0:\n" +
+      "            out[i] = 1\n    for x in xs:\n        if x not in seen:\n            seen.add(x)\n",
+  );
+  assertEquals(afters(marks, "drop_loop_filter"), ["        if True:"]);
+});
+
+Deno.test("remove_edge_case_check: a special case adjusted outside loops is deleted as one statement", async () => {
+  const code = "def a(n: int = -1) -> int:\r\n    if n < 0:\r\n        n = -n  # é\r\n" +
+    "    if n > 9: n = 9\r\n    while n:\r\n        if n == 3:\r\n            n -= 1\r\n" +
+    "        n -= 1\r\n    return n\r\n";
+  const cs = await mutateCode(code);
+  const deleted = cs.filter((c) => c.operator === "delete_special_case");
+  assertEquals(deleted.map((c) => [c.line, c.before]), [
+    [2, "    if n < 0:\n        n = -n  # é"],
+    [4, "    if n > 9: n = 9"],
+  ]);
+  strictEqual(
+    deleted[0].code,
+    "def a(n: int = -1) -> int:\r\n    if n > 9: n = 9\r\n    while n:\r\n        if n == 3:\r\n" +
+      "            n -= 1\r\n        n -= 1\r\n    return n\r\n",
+  );
+  for (const c of deleted) assertEquals(verifyMutant(parser, code, c), []);
+  // Alone in its block, the check's condition becomes False instead.
+  const alone = await mutateCode("def b(s):\n\tif s.endswith('\\t'):\n\t\ts = s[:-1]\n");
+  only(alone, "special_case_never_true", "\tif False:");
+});

@@ -166,6 +166,13 @@ export const OPERATOR_EXAMPLES: readonly OperatorExample[] = [
   },
   { operator: "delete_guard", body: "if not xs: return a\nreturn xs[0]", after: "" },
   {
+    operator: "drop_loop_filter",
+    body: "for x in xs:\n    if x > b: a += x\nreturn a",
+    after: "    if True: a += x",
+  },
+  { operator: "delete_special_case", body: "if a < 0: a = -a\nreturn a * b", after: "" },
+  { operator: "special_case_never_true", body: "if a < 0: a = -a", after: "if False: a = -a" },
+  {
     operator: "elif_never_true",
     body: "if a > 1:\n    return b\nelif a:\n    return 0\nreturn b",
     after: "elif False:",

@@ -12,7 +12,7 @@ const MEANING: Record<string, string> = {
   swap_arguments:
     "Two operands exchanged: any two positional arguments of a call, a method's object and its one argument (`sep.join(xs)` → `xs.join(sep)`), the operands of a non-commutative operation (whole, even compound: `a * b - c` → `c - a * b`; a number literal only with another, or as the base or exponent of `**` or `<<`: `2 ** n` → `n ** 2`) or of an ordering comparison, two indexes, two slice bounds, two items of a returned or assigned tuple.",
   remove_edge_case_check:
-    "A special case no longer handled: an early guard deleted (the only edit that deletes a line, and then one statement) or its condition made `False`, an `and` check, one case of an `or`, a conditional expression's branch, or a comprehension filter dropped.",
+    "A special case no longer handled: an early guard deleted (the only edit that deletes a line, and then one statement) or its condition made `False`, outside loops a special case's adjustment deleted the same way (`if n < 0: n = -n`), a loop's filter made `True`, an `and` check, one case of an `or`, a conditional expression's branch, or a comprehension filter dropped.",
   wrong_comparison: "A comparison operator replaced by its near twin.",
   wrong_operator:
     "An arithmetic, bitwise, boolean or augmented-assignment operator replaced; a bitwise `~x` written as `-x`.",
@@ -35,12 +35,12 @@ export function operatorReference(parser: PythonParser): string {
   for (const example of OPERATOR_EXAMPLES) {
     const code = exampleCode(example);
     const found = mutateCodeWith(parser, code, { extensions: true }).candidates.find((c) =>
-      c.operator === example.operator && c.after.trim() === example.after
+      c.operator === example.operator && c.after.trim() === example.after.trim()
     );
     if (!found) throw new Error(`operator ${example.operator}: its example makes no such edit`);
     let group = rows.get(found.bug_type);
     if (!group) rows.set(found.bug_type, group = { extension: found.extension, lines: [] });
-    const after = example.after === "" ? "*(line deleted)*" : cell(example.after);
+    const after = example.after === "" ? "*(line deleted)*" : cell(example.after.trim());
     group.lines.push(`| \`${example.operator}\` | ${cell(found.before.trim())} | ${after} |`);
   }
   const order = [

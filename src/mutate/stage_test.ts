@@ -98,7 +98,8 @@ Deno.test("runMutateStage rejects an unparsable canonical and a task with no sit
       covered_with_extensions: 1,
       coverage: 1 / 3,
     });
-    strictEqual(summary.tasks_per_bug_type.remove_edge_case_check, 2); // clamp and power guard; count_pos does not exit
+    // clamp and power guard exit; count_pos filters its loop (`if n > 0: count += 1`).
+    strictEqual(summary.tasks_per_bug_type.remove_edge_case_check, 3);
     strictEqual(summary.tasks_per_bug_type.wrong_comparison, 3);
   });
 });

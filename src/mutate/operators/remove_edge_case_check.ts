@@ -32,6 +32,82 @@ function guardBody(body: Node | null): boolean {
   return EXITS.has(statements[statements.length - 1].type);
 }
 
+/** Whether a body (`block`) is one to three simple statements none of which leaves. */
+function actionBody(body: Node | null): boolean {
+  if (!body) return false;
+  const statements = body.namedChildren.filter((c): c is Node =>
+    c !== null && c.type !== "comment"
+  );
+  return statements.length > 0 && statements.length <= 3 &&
+    statements.every((s) => SIMPLE.has(s.type) && !EXITS.has(s.type));
+}
+
+/** Whether `node` runs inside a loop of its own function (or of the module). */
+function inLoop(node: Node): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === "for_statement" || p.type === "while_statement") return true;
+    if (p.type === "function_definition" || p.type === "lambda") return false;
+  }
+  return false;
+}
+
+/**
+ * Whether the `if` statement `node` (without `else`, its body only acting) is
+ * a `for` loop's filter: the loop's only statement, testing each item without
+ * reading what its body changes. `if x > best: best = x` reads `best`: that is
+ * the loop's running state, not a filter.
+ */
+function loopFilter(code: string, node: Node): boolean {
+  const block = node.parent;
+  if (block?.type !== "block" || block.parent?.type !== "for_statement") return false;
+  if (block.parent.childForFieldName("body")?.id !== block.id) return false;
+  if (block.namedChildren.filter((c) => c && c.type !== "comment").length !== 1) return false;
+  const changed = new Set<string>();
+  for (const statement of node.childForFieldName("consequence")!.namedChildren) {
+    const target = statement?.type === "expression_statement" ? statement.namedChildren[0] : null;
+    // `a = ...`, `a += ...`, `a[i] = ...` change `a`; so does a method call `a.append(x)`.
+    const changes = target?.type === "assignment" || target?.type === "augmented_assignment"
+      ? target.childForFieldName("left")
+      : target?.type === "call"
+      ? target.childForFieldName("function")?.childForFieldName("object") ?? null
+      : null;
+    if (changes) changedNames(code, changes, changed);
+  }
+  const condition = node.childForFieldName("condition");
+  const read = condition?.type === "identifier"
+    ? [condition]
+    : condition?.descendantsOfType("identifier") ?? [];
+  return !read.some((name) => changed.has(textOf(code, name)));
+}
+
+/** Add the names a target changes: `a` of `a`, `a[i]`, `a.x`; each of `a, b`. */
+function changedNames(code: string, target: Node, into: Set<string>): void {
+  switch (target.type) {
+    case "identifier":
+      into.add(textOf(code, target));
+      return;
+    case "subscript":
+      changedNames(code, target.childForFieldName("value")!, into);
+      return;
+    case "attribute":
+      changedNames(code, target.childForFieldName("object")!, into);
+      return;
+    case "pattern_list":
+    case "tuple_pattern":
+    case "list_pattern":
+    case "tuple":
+    case "list":
+    case "parenthesized_expression":
+      for (const item of target.namedChildren) if (item) changedNames(code, item, into);
+  }
+}
+
+/** Replace a filter's condition by `True`, so every item passes. */
+function alwaysTrue(code: string, condition: Node | null): ProposedEdit | null {
+  const edit = neverTrue(code, condition, "drop_loop_filter");
+  return edit && { ...edit, text: edit.text.replace("False", "True") };
+}
+
 /**
  * The range that deletes `node`'s whole lines, line break included, or null
  * when the lines hold anything else (code before it, or code after it other
@@ -66,6 +142,32 @@ function neverTrue(code: string, condition: Node | null, operator: string): Prop
 
 const BUG = "remove_edge_case_check";
 
+/**
+ * Delete the `if` statement `node`, whole lines and one statement, or where
+ * that would empty its block or its lines hold other code, make its
+ * condition `False`.
+ */
+function deleteOrNeverTrue(
+  code: string,
+  node: Node,
+  deletion: string,
+  never: string,
+): ProposedEdit | null {
+  const siblings = node.parent?.namedChildren.filter((c) => c && c.type !== "comment") ?? [];
+  const lines = siblings.length >= 2 ? wholeLines(code, node) : null;
+  if (!lines) return neverTrue(code, node.childForFieldName("condition"), never);
+  return {
+    bug_type: BUG,
+    operator: deletion,
+    extension: false,
+    start: lines[0],
+    end: lines[1],
+    text: "",
+    deletion: true,
+    at: node.startIndex,
+  };
+}
+
 /** Left operands of `and` that read as a check guarding the right one. */
 const CHECKS = new Set([
   "attribute",
@@ -89,6 +191,14 @@ const CHECKS = new Set([
  * - The same guard with an `else`, or as an `elif`: its condition becomes
  *   `False` (`guard_never_true`, `elif_never_true`), so the general branch
  *   always runs.
+ * - A check without `else` whose body (one to three simple statements) acts
+ *   rather than leaves: as the whole body of a `for`, testing each item and
+ *   not what its body changes, it filters the items (the statement form of a
+ *   comprehension filter), and its condition becomes `True`
+ *   (`drop_loop_filter`); outside any loop it adjusts a special case
+ *   (`if n < 0: n = -n`) and is deleted like a guard (`delete_special_case`,
+ *   or `special_case_never_true`). Inside a loop but not its whole body, such
+ *   a check is the loop's logic (`if x > best: best = x`), not a special case.
  * - `check and rest` in a condition or value → `rest` (`drop_and_check`).
  * - One of two special cases tested together, `n == 0 or n == 1`, dropped:
  *   → `n == 1` (`drop_or_left`) or `n == 0` (`drop_or_right`), when both
@@ -105,29 +215,28 @@ export function removeEdgeCaseCheckEdits(ctx: SiteContext): ProposedEdit[] {
   // A check that also binds a name (`if (m := f(x)) is None:`) cannot go without the binding.
   const binds = (node: Node | null) => node !== null && textOf(code, node).includes(":=");
   for (const node of nodes.get("if_statement") ?? []) {
-    if (!guardBody(node.childForFieldName("consequence"))) continue;
-    if (binds(node.childForFieldName("condition"))) continue;
+    const condition = node.childForFieldName("condition");
+    const body = node.childForFieldName("consequence");
+    if (binds(condition)) continue;
     const alternatives = node.childrenForFieldName("alternative");
-    if (alternatives.length > 0) {
-      if (alternatives.every((a) => a?.type === "else_clause")) {
-        push(neverTrue(code, node.childForFieldName("condition"), "guard_never_true"));
+    const guard = guardBody(body);
+    if (!guard) {
+      // Not a guard, but a check without `else` whose body only acts: a loop's filter, or
+      // outside loops a special case's adjustment (`if n < 0: n = -n`).
+      if (alternatives.length > 0 || !actionBody(body)) continue;
+      if (loopFilter(code, node)) push(alwaysTrue(code, condition));
+      else if (!inLoop(node)) {
+        push(deleteOrNeverTrue(code, node, "delete_special_case", "special_case_never_true"));
       }
       continue;
     }
-    const siblings = node.parent?.namedChildren.filter((c) => c && c.type !== "comment") ?? [];
-    const lines = siblings.length >= 2 ? wholeLines(code, node) : null;
-    if (lines) {
-      out.push({
-        bug_type: BUG,
-        operator: "delete_guard",
-        extension: false,
-        start: lines[0],
-        end: lines[1],
-        text: "",
-        deletion: true,
-        at: node.startIndex,
-      });
-    } else push(neverTrue(code, node.childForFieldName("condition"), "guard_never_true"));
+    if (alternatives.length > 0) {
+      if (alternatives.every((a) => a?.type === "else_clause")) {
+        push(neverTrue(code, condition, "guard_never_true"));
+      }
+      continue;
+    }
+    push(deleteOrNeverTrue(code, node, "delete_guard", "guard_never_true"));
   }
   for (const clause of nodes.get("elif_clause") ?? []) {
     if (!guardBody(clause.childForFieldName("consequence"))) continue;

@@ -634,3 +634,26 @@ Deno.test("remove_edge_case_check: a special case adjusted outside loops is dele
   const alone = await mutateCode("def b(s):\n\tif s.endswith('\\t'):\n\t\ts = s[:-1]\n");
   only(alone, "special_case_never_true", "\tif False:");
 });
+
+Deno.test("off_by_one: a bound counted from the end, and a number's digits walked", async () => {
+  const cs = await mutateCode(
+    "def r(xs, k, n):\n    return xs[-k:] + xs[:-(k)], sum(map(int, str(abs(n))))  # xs[-k:]\n",
+  );
+  only(
+    cs,
+    "slice_start_plus_one",
+    "    return xs[-k + 1:] + xs[:-(k)], sum(map(int, str(abs(n))))  # xs[-k:]",
+  );
+  only(
+    cs,
+    "slice_stop_minus_one",
+    "    return xs[-k:] + xs[:-(k) - 1], sum(map(int, str(abs(n))))  # xs[-k:]",
+  );
+  only(
+    cs,
+    "iter_skip_first",
+    "    return xs[-k:] + xs[:-(k)], sum(map(int, str(abs(n))[1:]))  # xs[-k:]",
+  );
+  // The comment's `xs[-k:]` is never touched.
+  ok(cs.every((c) => c.after.endsWith("# xs[-k:]")));
+});

@@ -47,6 +47,7 @@ export const OPERATOR_EXAMPLES: readonly OperatorExample[] = [
   { operator: "slice_start_minus_one", body: "return xs[1:a]", after: "return xs[0:a]" },
   { operator: "slice_stop_plus_one", body: "return xs[1:a]", after: "return xs[1:a + 1]" },
   { operator: "slice_stop_minus_one", body: "return xs[1:a]", after: "return xs[1:a - 1]" },
+  { operator: "slice_start_plus_one", body: "return xs[-a:]", after: "return xs[-a + 1:]" },
   {
     operator: "enumerate_start_plus_one",
     body: "return list(enumerate(xs))",
@@ -141,6 +142,11 @@ export const OPERATOR_EXAMPLES: readonly OperatorExample[] = [
   { operator: "true_to_false", body: "a = True", after: "a = False" },
   { operator: "iter_skip_first", body: "for x in xs: pass", after: "for x in xs[1:]: pass" },
   { operator: "iter_skip_last", body: "for x in xs: pass", after: "for x in xs[:-1]: pass" },
+  {
+    operator: "iter_skip_first",
+    body: "return sum(map(int, str(a)))",
+    after: "return sum(map(int, str(a)[1:]))",
+  },
   { operator: "swap_receiver", body: "return a.startswith(b)", after: "return b.startswith(a)" },
   { operator: "bound_plus_one", body: "return a < b", after: "return a < b + 1" },
   { operator: "bound_minus_one", body: "return a < b", after: "return a < b - 1" },

@@ -6,7 +6,7 @@ import type { PythonParser } from "./python_parser.ts";
 /** What each bug type means, as the engine reads the paper's definitions. */
 const MEANING: Record<string, string> = {
   off_by_one:
-    "A bound of a walk or an index moved by one: `range` bounds, indexes, slice bounds, a counter's start, a length or offset outside comparisons, and the implicit bounds of a walk over a whole sequence (`for x in xs` → `xs[1:]` or `xs[:-1]`).",
+    "A bound of a walk or an index moved by one: `range` bounds, indexes, slice bounds, a counter's start, a length or offset outside comparisons, a bound counted from the end (`s[-k:]`), and the implicit bounds of a walk over a whole sequence (`for x in xs` → `xs[1:]` or `xs[:-1]`).",
   off_by_one_boundary:
     "A bound in a comparison moved by one: a constant (`x > 0` → `x > 1`), `X ± k`, a `len(...)` bound, or the right-hand bound of an ordering (`i < n` → `i < n - 1`).",
   swap_arguments:

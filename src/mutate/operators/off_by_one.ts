@@ -20,8 +20,13 @@ function indexLike(code: string, node: Node): boolean {
     case "integer":
     case "identifier":
       return true;
-    case "unary_operator":
-      return intLiteral(code, node) !== undefined;
+    case "unary_operator": {
+      // `-1`, and a bound counted from the end: `s[-k:]`, `s[:-(n)]`.
+      if (intLiteral(code, node) !== undefined) return true;
+      const arg = node.childForFieldName("argument");
+      return operatorOf(node)?.type === "-" &&
+        (arg?.type === "identifier" || arg?.type === "parenthesized_expression");
+    }
     case "binary_operator":
       return ["+", "-", "*", "//", "%"].includes(operatorOf(node)!.type);
     case "call":
@@ -200,7 +205,7 @@ function consumedSequences(code: string, call: Node): Node[] {
  * Whether `xs[1:]` can be written after `node` and slices the sequence it
  * names: a plain name (not an imported module or function), an attribute, an
  * item `m[i]` (a slice `s[a:b]` has its own bounds as sites), or a call that
- * returns a list, tuple or string.
+ * returns a list, tuple or string (`sorted(xs)`, `str(n)`, `s.split()`).
  */
 function sliceable(code: string, node: Node, imported: ReadonlySet<string>): boolean {
   switch (node.type) {
@@ -211,7 +216,7 @@ function sliceable(code: string, node: Node, imported: ReadonlySet<string>): boo
     case "subscript":
       return node.childrenForFieldName("subscript").every((s) => s?.type !== "slice");
     case "call":
-      return ["list", "sorted", "tuple"].includes(calleeName(code, node) ?? "") ||
+      return ["list", "sorted", "str", "tuple"].includes(calleeName(code, node) ?? "") ||
         methodName(code, node) === "split";
     default:
       return false;

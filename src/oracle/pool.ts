@@ -2,13 +2,7 @@ import type { Job, TestOutcome } from "./outcome.ts";
 import { type PoolStats, WorkerPool } from "./worker_pool.ts";
 import { join } from "node:path";
 import process from "node:process";
-import {
-  compiledPyodide,
-  driverSource,
-  makeSnapshot,
-  PYODIDE_VERSION,
-  pyodideSlotFactory,
-} from "./pyodide_pool.ts";
+import { driverSource, makeSnapshot, PYODIDE_VERSION, pyodideSlotFactory } from "./pyodide_pool.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { cacheDir } from "../io/paths.ts";
@@ -88,7 +82,7 @@ export async function createPool(options: PoolOptions): Promise<OraclePool> {
       snapshot = undefined;
       throw e;
     });
-    factory = pyodideSlotFactory({ snapshot: bytes, module: await compiledPyodide(), timeoutMs });
+    factory = pyodideSlotFactory({ snapshot: bytes, timeoutMs });
     runtime = `pyodide-${PYODIDE_VERSION}`;
   } else if (options.runtime === "native") {
     const native = await nativeRuntime();

@@ -20,14 +20,6 @@ export function driverSource(): string {
   return Deno.readTextFileSync(new URL("./driver.py", import.meta.url));
 }
 
-let compiled: Promise<WebAssembly.Module> | undefined;
-
-/** Pyodide's wasm, compiled once per process and shared by every worker. */
-export function compiledPyodide(): Promise<WebAssembly.Module> {
-  compiled ??= Deno.readFile(pyodideDir() + "pyodide.asm.wasm").then((b) => WebAssembly.compile(b));
-  return compiled;
-}
-
 const WORKER_URL = new URL("./pyodide_worker.ts", import.meta.url);
 
 function newWorker(dir: string): Worker {
@@ -108,8 +100,6 @@ export async function makeSnapshot(): Promise<Uint8Array> {
 /** Options of {@link pyodideSlotFactory}. */
 export interface PyodideSlotOptions {
   snapshot: Uint8Array;
-  /** Pyodide's compiled wasm, shared by all workers (see {@link compiledPyodide}). */
-  module?: WebAssembly.Module;
   timeoutMs: number;
 }
 
@@ -142,7 +132,6 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       ctrl: ctrlBuffer,
       interrupt: interruptBuffer,
       snapshot: options.snapshot,
-      module: options.module,
     });
     try {
       await ready;

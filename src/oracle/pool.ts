@@ -1,5 +1,5 @@
 import type { Job, TestOutcome } from "./outcome.ts";
-import { type PoolStats, WorkerPool } from "./worker_pool.ts";
+import { type PoolStats, WorkerPool, type WorkerPoolOptions } from "./worker_pool.ts";
 import { join } from "node:path";
 import process from "node:process";
 import { driverSource, makeSnapshot, PYODIDE_VERSION, pyodideSlotFactory } from "./pyodide_pool.ts";
@@ -22,6 +22,12 @@ export interface PoolOptions {
   batchMax?: number;
   /** Recycle a worker whose memory grew past this (default 512 MiB). */
   memoryLimitBytes?: number;
+  /**
+   * Extra workers allowed while others wait out a long test (default: as many
+   * as `workers`; Pyodide only, whose slots see single tests). See
+   * {@link WorkerPoolOptions.spares}.
+   */
+  spares?: number;
 }
 
 /** A running set of sandboxed Python workers. */
@@ -94,6 +100,7 @@ export async function createPool(options: PoolOptions): Promise<OraclePool> {
   const pool = new WorkerPool(factory, workers, {
     batchMax: options.batchMax ?? 32,
     memoryLimitBytes: options.memoryLimitBytes ?? 512 * 1024 * 1024,
+    spares: options.spares ?? workers,
   });
   await pool.start();
   const startMs = performance.now() - t0;

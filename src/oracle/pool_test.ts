@@ -190,3 +190,31 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "jobs behind a looping test run on a spare worker meanwhile (pyodide)",
+  ...options,
+  async fn() {
+    const pool = await createPool({ runtime: "pyodide", workers: 1, timeoutMs: 600 });
+    try {
+      const finished: string[] = [];
+      const loop = { setup: "", code: "def f():\n    while True:\n        pass\n", tests: ["f()"] };
+      const jobs = [loop, ...Array.from({ length: 20 }, () => NORMAL)];
+      const runs = jobs.map((j, i) =>
+        pool.run(j).then((r) => {
+          finished.push(i === 0 ? "loop" : "normal");
+          return r.map((o) => o.outcome);
+        })
+      );
+      const got = await Promise.all(runs);
+      assertEquals(got[0], ["TIMEOUT"]);
+      for (const g of got.slice(1)) assertEquals(g, ["pass", "FAIL"]);
+      // All 20 went out in the loop's batch; a spare took them back and ran
+      // them while the loop waited out its 600 ms.
+      assertEquals(finished.at(-1), "loop");
+      assertEquals(pool.stats().spares, 1);
+    } finally {
+      pool.close();
+    }
+  },
+});

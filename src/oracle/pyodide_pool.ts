@@ -3,7 +3,7 @@ import { asOutcome, CRASH, type Outcome, type TestOutcome } from "./outcome.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 
 // Layout of the shared control block; must match pyodide_worker.ts.
-const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, TEXT_OFFSET = 32;
+const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, TEXT_OFFSET = 32;
 const TEXT_BYTES = 256 * 1024;
 
 /** Pyodide's version, from its package (part of every cache key). */
@@ -115,6 +115,8 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
   const soft = options.timeoutMs;
   const hard = options.timeoutMs + Math.max(250, options.timeoutMs);
   const tick = Math.max(5, Math.min(50, Math.floor(options.timeoutMs / 10)));
+  // A test this slow is most likely a loop waiting out its timeout.
+  const stall = Math.max(tick, Math.min(250, soft / 4));
   return async (events: SlotEvents): Promise<Slot> => {
     const worker = newWorker(dir);
     const token = crypto.randomUUID();
@@ -147,6 +149,8 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
     let lastJob = 0;
     let jobStart = 0;
     let jobBudget = 0;
+    let stalled = false;
+    let batchIds: number[] = [];
     const budgets = new Map<number, number>();
 
     const partial = (): TestOutcome[] => {
@@ -196,10 +200,18 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       if (seq !== lastSeq) {
         lastSeq = seq;
         phaseStart = now;
+        if (stalled) {
+          stalled = false;
+          events.stalled?.(false);
+        }
         return;
       }
       if (job === 0) return;
       const elapsed = now - phaseStart;
+      if (elapsed > stall && !stalled) {
+        stalled = true;
+        events.stalled?.(true);
+      }
       if (elapsed > hard || now - jobStart > jobBudget) {
         die("TIMEOUT", elapsed);
       } else if (elapsed > soft) {
@@ -252,6 +264,9 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         for (const j of jobs) budgets.set(j.id, (j.tests.length - j.start + 1) * hard);
         lastSeq = -1;
         lastJob = 0;
+        stalled = false;
+        batchIds = jobs.map((j) => j.id);
+        Atomics.store(ctrl, NEXT, 0);
         clearInterval(timer);
         timer = setInterval(watch, tick);
         worker.postMessage({
@@ -265,6 +280,12 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
             stop: j.stopAtTimeout,
           })),
         });
+      },
+      cut() {
+        // The worker claims each job by moving NEXT from its index to the
+        // next; taking NEXT away settles which jobs it has started.
+        const claimed = Atomics.exchange(ctrl, NEXT, -1);
+        return claimed < 0 ? [] : batchIds.slice(claimed);
       },
       kill() {
         alive = false;

@@ -8,7 +8,7 @@
 import { loadPyodide, type PyodideAPI } from "pyodide";
 
 // Indices into the shared Int32 control block; must match pyodide_pool.ts.
-const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, TEXT_OFFSET = 32;
+const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, TEXT_OFFSET = 32;
 
 // Captured before any snippet runs: snippets can reach the global scope (via
 // run_js), not this module's bindings, so they cannot forge our messages.
@@ -102,7 +102,10 @@ let faulted = false;
 
 function runBatch(msg: Batch): void {
   if (faulted) return;
-  for (const job of msg.jobs) {
+  for (const [k, job] of msg.jobs.entries()) {
+    // Claim the job; this fails once the main thread cut the batch short (a
+    // job stalled) and queued the rest elsewhere.
+    if (Atomics.compareExchange(ctrl, NEXT, k, k + 1) !== k) break;
     Atomics.store(ctrl, JOB, job.id);
     Atomics.store(ctrl, TEXT_LEN, 0);
     Atomics.store(ctrl, PHASE, -1);

@@ -36,12 +36,23 @@ export interface SlotEvents {
   idle(memoryBytes: number): void;
   /** The worker is gone (the slot already terminated it); the pool respawns. */
   dead(report: DeathReport): void;
+  /**
+   * The test running now has run for long (`true`), or that test ended
+   * (`false`). Slots that can see single tests report this; see
+   * {@link PoolOptions.spares}.
+   */
+  stalled?(on: boolean): void;
 }
 
 /** One worker as the pool sees it. */
 export interface Slot {
   send(jobs: WireJob[]): void;
   kill(): void;
+  /**
+   * Let the job running now finish and start no more of the batch; returns
+   * the ids of the jobs that will not start (the pool queues them again).
+   */
+  cut?(): number[];
   /** CPU seconds its worker process used so far, when it is a separate process. */
   cpuSeconds?(): number;
 }
@@ -70,6 +81,8 @@ interface SlotState {
    */
   open: boolean;
   restarting: boolean;
+  /** Its worker is on a test that has run for long, most likely a loop waiting out its timeout. */
+  stalled: boolean;
 }
 
 /** Counters a pool keeps for reports and tests. */
@@ -81,12 +94,31 @@ export interface PoolStats {
   respawnMs: number[];
   /** The first few reasons workers died for, for diagnosis. */
   deaths: string[];
+  /** Spare workers started while others were stalled. */
+  spares: number;
+}
+
+/** Settings of a {@link WorkerPool}. */
+export interface WorkerPoolOptions {
+  /** Jobs per message to a worker. */
+  batchMax: number;
+  /** Recycle a worker whose footprint grew past this. */
+  memoryLimitBytes: number;
+  /**
+   * Extra workers the pool may start while some of its workers are stalled.
+   * A timeout is wall-clock time, so a worker waiting out a loop's timeout
+   * need not hold a core's share of the queue: while it waits, a spare takes
+   * its place (so never more than `size` workers run tests that are not
+   * stalled), and the stalled worker's unstarted jobs go back to the queue.
+   */
+  spares?: number;
 }
 
 /**
- * Schedules jobs over a fixed number of worker slots: batches jobs per
- * message, respawns a slot whose worker died, re-queues the unfinished part
- * of the job it died in, and recycles a worker whose memory grew too far.
+ * Schedules jobs over `size` worker slots (plus spares while some are
+ * stalled): batches jobs per message, respawns a slot whose worker died,
+ * re-queues the unfinished part of the job it died in, and recycles a worker
+ * whose memory grew too far.
  */
 export class WorkerPool {
   readonly stats: PoolStats = {
@@ -96,6 +128,7 @@ export class WorkerPool {
     recycles: 0,
     respawnMs: [],
     deaths: [],
+    spares: 0,
   };
   #queue: Pending[] = [];
   #slots: SlotState[] = [];
@@ -106,17 +139,12 @@ export class WorkerPool {
   constructor(
     private readonly factory: SlotFactory,
     private readonly size: number,
-    private readonly options: { batchMax: number; memoryLimitBytes: number },
+    private readonly options: WorkerPoolOptions,
   ) {}
 
   /** Start every slot (in parallel). */
   async start(): Promise<void> {
-    this.#slots = Array.from({ length: this.size }, () => ({
-      slot: null,
-      busy: [],
-      open: false,
-      restarting: true,
-    }));
+    this.#slots = Array.from({ length: this.size }, () => newSlotState());
     await Promise.all(this.#slots.map((s) => this.#spawn(s)));
   }
 
@@ -168,10 +196,14 @@ export class WorkerPool {
 
   #pump(): void {
     if (this.#closed) return;
+    // Only `size` batches run at once, not counting stalled ones.
+    let room = this.size - this.#slots.filter((s) => s.open && !s.stalled).length;
     const idle = this.#slots.filter((s) => s.slot && !s.restarting && !s.open);
+    const takers = Math.min(room, idle.length);
     for (const s of idle) {
-      if (this.#queue.length === 0) return;
-      const share = Math.ceil(this.#queue.length / idle.length);
+      if (this.#queue.length === 0 || room <= 0) break;
+      room--;
+      const share = Math.ceil(this.#queue.length / takers);
       const n = Math.max(1, Math.min(this.options.batchMax, share));
       const batch: Pending[] = [];
       while (batch.length < n && this.#queue.length > 0) {
@@ -193,9 +225,26 @@ export class WorkerPool {
         stopAtTimeout: p.job.stopAtTimeout ?? false,
       })));
     }
+    this.#startSpares(room);
   }
 
-  async #spawn(state: SlotState): Promise<void> {
+  /** Start spares for room that neither an idle nor a starting worker will take. */
+  #startSpares(room: number): void {
+    const starting = this.#slots.filter((s) => s.restarting).length;
+    let wanted = Math.min(room - starting, this.#queue.length);
+    const limit = this.size + (this.options.spares ?? 0);
+    while (wanted-- > 0 && this.#slots.length < limit) {
+      const state = newSlotState();
+      this.#slots.push(state);
+      this.stats.spares++;
+      this.#spawn(state, true).catch(() => {
+        // A spare that cannot start is simply not there; the pool goes on.
+        this.#slots = this.#slots.filter((s) => s !== state);
+      });
+    }
+  }
+
+  async #spawn(state: SlotState, spare = false): Promise<void> {
     state.restarting = true;
     const t0 = performance.now();
     for (let attempt = 0;; attempt++) {
@@ -210,6 +259,7 @@ export class WorkerPool {
       } catch (e) {
         if (attempt >= 2 || this.#closed) {
           const error = new Error(`oracle worker failed to start: ${(e as Error).message}`);
+          if (spare) throw error;
           for (const p of this.#queue) p.reject(error);
           this.#queue = [];
           throw error;
@@ -235,6 +285,7 @@ export class WorkerPool {
         this.#queue.unshift(...state.busy);
         state.busy = [];
         state.open = false;
+        state.stalled = false;
         if (memoryBytes > this.options.memoryLimitBytes && !this.#closed) {
           this.stats.recycles++;
           state.slot?.kill();
@@ -243,6 +294,16 @@ export class WorkerPool {
           return;
         }
         this.#schedulePump();
+      },
+      stalled: (on) => {
+        if (!state.open || state.stalled === on) return;
+        state.stalled = on;
+        if (on) {
+          const unstarted = new Set(state.slot?.cut?.() ?? []);
+          this.#queue.unshift(...state.busy.filter((p) => unstarted.has(p.id)));
+          state.busy = state.busy.filter((p) => !unstarted.has(p.id));
+          this.#schedulePump();
+        }
       },
       dead: (report) => {
         if (this.#closed) return;
@@ -298,9 +359,14 @@ export class WorkerPool {
         }
         state.busy = [];
         state.open = false;
+        state.stalled = false;
         this.#queue.unshift(...requeue);
         this.#spawn(state).catch(() => {});
       },
     };
   }
+}
+
+function newSlotState(): SlotState {
+  return { slot: null, busy: [], open: false, restarting: true, stalled: false };
 }

@@ -43,3 +43,81 @@ Deno.test("a job queued between a batch's last result and its idle message is se
   assertEquals([...sent].sort((a, b) => a - b), Array.from({ length: 40 }, (_, i) => i));
   assertEquals(pool.stats.jobs, 40);
 });
+
+/**
+ * A slot that runs its batch one job at a time: job "slow" takes 200 ms and
+ * says it stalled after 10 ms, every other job takes 2 ms. Honours cut().
+ */
+function stallingFactory(log: { running: number; maxRunning: number; order: string[] }) {
+  return (events: SlotEvents): Promise<Slot> => {
+    let claimed = 0;
+    let cut = false;
+    let ids: number[] = [];
+    return Promise.resolve({
+      send(jobs: WireJob[]) {
+        cut = false;
+        claimed = 0;
+        ids = jobs.map((j) => j.id);
+        log.running++;
+        log.maxRunning = Math.max(log.maxRunning, log.running);
+        let stalled = false;
+        const next = (k: number) => {
+          if (k >= jobs.length || cut) {
+            if (!stalled) log.running--;
+            setTimeout(() => events.idle(0), 1);
+            return;
+          }
+          claimed = k + 1;
+          const j = jobs[k];
+          const slow = j.code === "slow";
+          if (slow) {
+            setTimeout(() => {
+              stalled = true;
+              log.running--;
+              events.stalled?.(true);
+            }, 10);
+          }
+          setTimeout(() => {
+            log.order.push(j.code);
+            events.result(j.id, [{ outcome: slow ? "TIMEOUT" : "pass", ms: 0 }]);
+            next(k + 1);
+          }, slow ? 200 : 2);
+        };
+        next(0);
+      },
+      cut() {
+        cut = true;
+        return ids.slice(claimed);
+      },
+      kill() {},
+    });
+  };
+}
+
+Deno.test("a stalled worker's queue goes to a spare, never more than `size` running unstalled", async () => {
+  const log = { running: 0, maxRunning: 0, order: [] as string[] };
+  const pool = new WorkerPool(stallingFactory(log), 1, {
+    batchMax: 8,
+    memoryLimitBytes: 1 << 30,
+    spares: 1,
+  });
+  await pool.start();
+  try {
+    const codes = ["slow", ...Array.from({ length: 7 }, (_, i) => `fast${i}`)];
+    const results = await Promise.all(
+      codes.map((code) => pool.run({ setup: "", code, tests: ["t"] })),
+    );
+    assertEquals(results.map((r) => r[0].outcome), [
+      "TIMEOUT",
+      ...codes.slice(1).map(() => "pass"),
+    ]);
+  } finally {
+    pool.close();
+  }
+  // The seven fast jobs, sent in the slow one's batch, ran on the spare
+  // while the slow one waited out its time.
+  assertEquals(log.order.at(-1), "slow");
+  assertEquals(log.order.length, 8);
+  assertEquals(pool.stats.spares, 1);
+  assertEquals(log.maxRunning, 1);
+});

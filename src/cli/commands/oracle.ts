@@ -65,7 +65,10 @@ nothing already known.
 options:
   --runtime R      pyodide (default: Pyodide in locked-down Deno workers) or
                    native (python3 workers with rlimits, timers, no network)
-  --workers N      worker count (default: the machine's cores)
+  --workers N      worker count (default: the machine's cores); with Pyodide,
+                   a worker stuck past a quarter of the timeout on one test
+                   (most likely a loop) lets a spare worker take its queue,
+                   up to N spares, since a timeout is wall-clock time
   --timeout-ms N   per-test timeout (default 1000)
   --quiet          no progress line
   --json           print the result as JSON`,

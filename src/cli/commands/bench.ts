@@ -20,7 +20,16 @@ export const benchCommand: Command = {
   help: `usage: execret bench <${Object.keys(benches).join("|")}|all> [options]
 
 Run a stage's benchmark and print its figures (rates, timings, ratios).
-"all" runs every benchmark in pipeline order.`,
+"all" runs every benchmark in pipeline order. Every benchmark takes --json.
+
+bench oracle options:
+  --size N         suites in the corpus (default 5000), from out/tables tasks
+                   and mutants when present, else MBPP from the mirror;
+                   suites that time out are left out
+  --workers N      workers per runtime (default: the machine's cores)
+  --timeout-ms N   per-test timeout (default 250)
+  --passes N       measured passes per runtime after one warm-up pass,
+                   taken in turns; the figure is the median (default 3)`,
   async run(args) {
     const [which, ...rest] = args;
     if (which === "all") {

@@ -1,5 +1,5 @@
 import type { Job, TestOutcome } from "./outcome.ts";
-import { type PoolStats, WorkerPool, type WorkerPoolOptions } from "./worker_pool.ts";
+import { type PoolStats, WorkerPool } from "./worker_pool.ts";
 import { join } from "node:path";
 import process from "node:process";
 import { driverSource, makeSnapshot, PYODIDE_VERSION, pyodideSlotFactory } from "./pyodide_pool.ts";
@@ -25,7 +25,7 @@ export interface PoolOptions {
   /**
    * Extra workers allowed while others wait out a long test (default: as many
    * as `workers`; Pyodide only, whose slots see single tests). See
-   * {@link WorkerPoolOptions.spares}.
+   * `WorkerPoolOptions.spares` in worker_pool.ts.
    */
   spares?: number;
 }

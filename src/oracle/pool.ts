@@ -2,7 +2,8 @@ import type { Job, TestOutcome } from "./outcome.ts";
 import { type PoolStats, WorkerPool } from "./worker_pool.ts";
 import { join } from "node:path";
 import process from "node:process";
-import { driverSource, makeSnapshot, PYODIDE_VERSION, pyodideSlotFactory } from "./pyodide_pool.ts";
+import { driverSource, makeSnapshot, PYODIDE_VERSION } from "./pyodide_pool.ts";
+import { pyodideProcessSlotFactory } from "./pyodide_process.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { cacheDir } from "../io/paths.ts";
@@ -45,24 +46,23 @@ export interface OraclePool {
   close(): void;
 }
 
-let snapshot: Promise<Uint8Array> | undefined;
+let snapshot: Promise<string> | undefined;
 
 /**
- * The Pyodide memory snapshot (interpreter loaded, driver defined), kept in
- * the cache by Pyodide version and driver hash: a cold load costs seconds,
- * reading the snapshot a few milliseconds.
+ * The file of the Pyodide memory snapshot (interpreter loaded, driver
+ * defined), kept in the cache by Pyodide version and driver hash: a cold load
+ * costs seconds, restoring the snapshot a fraction of one.
  */
-async function cachedSnapshot(): Promise<Uint8Array> {
+async function cachedSnapshot(): Promise<string> {
   const name = `${PYODIDE_VERSION}-${sha256Hex(driverSource()).slice(0, 16)}.snapshot`;
   const path = join(cacheDir(), "pyodide", name);
   try {
-    return await Deno.readFile(path);
+    if ((await Deno.stat(path)).isFile) return path;
   } catch {
-    // Not made yet (or unreadable): make it.
+    // Not made yet: make it.
   }
-  const bytes = await makeSnapshot();
-  await atomicWrite(path, bytes).catch(() => {});
-  return bytes;
+  await atomicWrite(path, await makeSnapshot());
+  return path;
 }
 
 /**
@@ -84,11 +84,11 @@ export async function createPool(options: PoolOptions): Promise<OraclePool> {
   if (options.runtime === "pyodide") {
     // One cold load per process; every worker and respawn starts from its snapshot.
     snapshot ??= cachedSnapshot();
-    const bytes = await snapshot.catch((e) => {
+    const snapshotPath = await snapshot.catch((e) => {
       snapshot = undefined;
       throw e;
     });
-    factory = pyodideSlotFactory({ snapshot: bytes, timeoutMs });
+    factory = pyodideProcessSlotFactory({ snapshotPath, timeoutMs });
     runtime = `pyodide-${PYODIDE_VERSION}`;
   } else if (options.runtime === "native") {
     const native = await nativeRuntime();

@@ -219,3 +219,42 @@ Deno.test({
     }
   },
 });
+
+/** CPU clock ticks (1/100 s) this process has used so far, all its threads together. */
+function cpuTicks(): number {
+  const stat = Deno.readTextFileSync("/proc/self/stat");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+Deno.test({
+  name:
+    "a worker killed in C code or in a loop that swallows interrupts leaves nothing running (pyodide)",
+  ...options,
+  async fn() {
+    // Deno's worker.terminate() does not stop a busy thread: each of these
+    // left a thread spinning at 100% of a core until the process ended.
+    const pool = await createPool({ runtime: "pyodide", workers: 2, timeoutMs: 300 });
+    try {
+      const got = await Promise.all([
+        { code: "def f():\n    return sum(range(10**13))\n", tests: ["f()"] },
+        {
+          code:
+            "def f():\n    while True:\n        try:\n            while True:\n                pass\n" +
+            "        except:\n            pass\n",
+          tests: ["f()"],
+        },
+      ].map((j) => pool.run({ setup: "", ...j })));
+      assertEquals(got.map((r) => r.map((o) => o.outcome)), [["TIMEOUT"], ["TIMEOUT"]]);
+      ok(pool.stats().kills >= 2, JSON.stringify(pool.stats()));
+      assertEquals((await pool.run(NORMAL)).map((o) => o.outcome), ["pass", "FAIL"]);
+    } finally {
+      pool.close();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const before = cpuTicks();
+    await new Promise((r) => setTimeout(r, 1000));
+    const used = cpuTicks() - before;
+    ok(used < 25, `this process used ${used} ticks of CPU in the second after closing the pool`);
+  },
+});

@@ -11,9 +11,11 @@ export const PYODIDE_VERSION = "314.0.7";
 
 /** The folder holding Pyodide's files: the only thing its workers may read. */
 export function pyodideDir(): string {
-  const here = fromFileUrl(new URL("../../node_modules/pyodide/", import.meta.url));
-  return Deno.realPathSync(here) + "/";
+  return Deno.realPathSync(PYODIDE_LINK) + "/";
 }
+
+/** Where node_modules links Pyodide's folder (reading the link needs its own permission). */
+export const PYODIDE_LINK = fromFileUrl(new URL("../../node_modules/pyodide/", import.meta.url));
 
 /** The Python driver both runtimes run. */
 export function driverSource(): string {
@@ -111,7 +113,6 @@ export interface PyodideSlotOptions {
  */
 export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
   const dir = pyodideDir();
-  const driver = driverSource();
   const soft = options.timeoutMs;
   const hard = options.timeoutMs + Math.max(250, options.timeoutMs);
   const tick = Math.max(5, Math.min(50, Math.floor(options.timeoutMs / 10)));
@@ -130,7 +131,6 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       type: "init",
       token,
       indexURL: dir,
-      driver,
       ctrl: ctrlBuffer,
       interrupt: interruptBuffer,
       snapshot: options.snapshot,

@@ -46,7 +46,8 @@ interface Init {
   type: "init";
   token: string;
   indexURL: string;
-  driver: string;
+  /** The driver source, when no snapshot (which has it defined already) is given. */
+  driver?: string;
   ctrl: SharedArrayBuffer;
   interrupt: SharedArrayBuffer;
   snapshot?: Uint8Array;
@@ -81,7 +82,7 @@ async function init(msg: Init): Promise<void> {
     _makeSnapshot: msg.makeSnapshot,
     _loadSnapshot: msg.snapshot,
   });
-  if (!msg.snapshot) py.runPython(msg.driver);
+  if (!msg.snapshot) py.runPython(msg.driver!);
   if (msg.makeSnapshot) {
     const bytes = py.makeMemorySnapshot();
     post({ type: "snapshot", token, bytes }, [bytes.buffer as ArrayBuffer]);

@@ -52,7 +52,7 @@ export interface Slot {
    * Let the job running now finish and start no more of the batch; returns
    * the ids of the jobs that will not start (the pool queues them again).
    */
-  cut?(): number[];
+  cut?(): number[] | Promise<number[]>;
   /** CPU seconds its worker process used so far, when it is a separate process. */
   cpuSeconds?(): number;
 }
@@ -298,12 +298,18 @@ export class WorkerPool {
       stalled: (on) => {
         if (!state.open || state.stalled === on) return;
         state.stalled = on;
-        if (on) {
-          const unstarted = new Set(state.slot?.cut?.() ?? []);
-          this.#queue.unshift(...state.busy.filter((p) => unstarted.has(p.id)));
+        if (!on) return;
+        // Jobs the cut left unstarted go back to the queue. An answer that
+        // comes after the batch ended finds them already queued by `idle`
+        // (ids are never reused, so a later batch's jobs are not touched).
+        Promise.resolve(state.slot?.cut?.() ?? []).then((ids) => {
+          const unstarted = new Set(ids);
+          const back = state.busy.filter((p) => unstarted.has(p.id));
+          if (back.length === 0 || this.#closed) return;
+          this.#queue.unshift(...back);
           state.busy = state.busy.filter((p) => !unstarted.has(p.id));
           this.#schedulePump();
-        }
+        });
       },
       dead: (report) => {
         if (this.#closed) return;

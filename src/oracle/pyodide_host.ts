@@ -1,0 +1,85 @@
+/**
+ * One Pyodide slot in a process of its own: `deno run` with permission to
+ * read Pyodide's files and its memory snapshot, nothing else. Its main thread
+ * runs the in-process slot of `pyodide_pool.ts` (a locked-down worker thread
+ * plus the watcher that interrupts and kills it) and speaks JSON lines with the
+ * parent (`pyodide_process.ts`): batches and cuts in on stdin; results, idle,
+ * stalls, the jobs a cut left unstarted, and deaths out on stdout.
+ *
+ * Why a process: Deno's `worker.terminate()` does not stop a thread that is
+ * busy (measured on 2.9.6: a worker in `while (true) {}` or in a wasm loop
+ * keeps a core at 100% after terminate, and the process never exits), so a
+ * snippet stuck in C code or swallowing interrupts would leave a spinning
+ * thread behind for the rest of the run. After a death this process exits,
+ * and the thread goes with it.
+ *
+ * Usage: pyodide_host.ts SNAPSHOT_PATH TIMEOUT_MS
+ */
+import { pyodideSlotFactory } from "./pyodide_pool.ts";
+import type { Slot, WireJob } from "./worker_pool.ts";
+
+const encoder = new TextEncoder();
+let pending = "";
+let flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Write every line queued so far. */
+function flush(): void {
+  clearTimeout(flushTimer);
+  flushTimer = undefined;
+  if (pending === "") return;
+  const bytes = encoder.encode(pending);
+  pending = "";
+  let written = 0;
+  while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+}
+
+/**
+ * Send one message. Results are gathered for a few milliseconds and written
+ * together (one write and one wake-up of the parent for many jobs); anything
+ * else goes out at once, after them.
+ */
+function emit(message: { t: string; [field: string]: unknown }): void {
+  pending += JSON.stringify(message) + "\n";
+  if (message.t !== "result") flush();
+  else if (pending.length > 1 << 16) flush();
+  else flushTimer ??= setTimeout(flush, 10);
+}
+
+async function main(): Promise<void> {
+  const [snapshotPath, timeout] = Deno.args;
+  let slot: Slot;
+  try {
+    const snapshot = await Deno.readFile(snapshotPath);
+    slot = await pyodideSlotFactory({ snapshot, timeoutMs: Number(timeout) })({
+      result: (id, outcomes) =>
+        emit({ t: "result", id, o: outcomes.map((o) => [o.outcome, o.ms]) }),
+      idle: (memory) => emit({ t: "idle", m: memory }),
+      stalled: (on) => emit({ t: "stalled", on }),
+      dead: (report) => {
+        emit({ t: "dead", r: report });
+        // The thread that died may still be spinning: only the process's end stops it.
+        Deno.exit(0);
+      },
+    });
+  } catch (e) {
+    emit({ t: "failed", error: String((e as Error)?.message ?? e) });
+    Deno.exit(1);
+  }
+  emit({ t: "ready" });
+  let buffer = "";
+  for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      const message = JSON.parse(line) as { send?: WireJob[]; cut?: boolean };
+      if (message.send) slot.send(message.send);
+      else if (message.cut) emit({ t: "unstarted", ids: await (slot.cut?.() ?? []) });
+    }
+  }
+  // The parent closed our stdin: it is gone or done with us.
+  Deno.exit(0);
+}
+
+if (import.meta.main) await main();

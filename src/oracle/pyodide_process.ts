@@ -1,0 +1,251 @@
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { asOutcome, CRASH, type TestOutcome } from "./outcome.ts";
+import { PYODIDE_LINK, pyodideDir } from "./pyodide_pool.ts";
+import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
+
+const HOST = fromFileUrl(new URL("./pyodide_host.ts", import.meta.url));
+// The host starts its worker from this file, which needs reading; the worker itself may not.
+const WORKER = fromFileUrl(new URL("./pyodide_worker.ts", import.meta.url));
+const CONFIG = fromFileUrl(new URL("../../deno.json", import.meta.url));
+
+/** Options of {@link pyodideProcessSlotFactory}. */
+export interface PyodideProcessOptions {
+  /** The memory snapshot file every slot starts from. */
+  snapshotPath: string;
+  timeoutMs: number;
+}
+
+interface HostMessage {
+  t: string;
+  id?: number;
+  o?: [unknown, unknown][];
+  m?: number;
+  on?: boolean;
+  ids?: number[];
+  r?: DeathReport;
+  error?: string;
+}
+
+/** What the host process may see of the environment: where Deno keeps its caches. */
+function hostEnv(): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const name of ["HOME", "DENO_DIR", "XDG_CACHE_HOME"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * Slots that each run one Pyodide worker inside a process of their own
+ * (`pyodide_host.ts`), allowed to read Pyodide's files and the snapshot and
+ * nothing else. The host interrupts and kills its worker as the in-process
+ * slot does and exits after a death; `kill()` is SIGKILL, so whatever the
+ * snippet does, nothing of it outlives its slot.
+ */
+export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotFactory {
+  const hard = options.timeoutMs + Math.max(250, options.timeoutMs);
+  const args = [
+    "run",
+    "--quiet",
+    "--cached-only",
+    "--no-prompt",
+    "--unstable-worker-options",
+    `--config=${CONFIG}`,
+    `--allow-read=${pyodideDir()},${PYODIDE_LINK},${WORKER},${options.snapshotPath}`,
+    HOST,
+    options.snapshotPath,
+    String(options.timeoutMs),
+  ];
+  return async (events: SlotEvents): Promise<Slot> => {
+    const child = new Deno.Command(Deno.execPath(), {
+      args,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      clearEnv: true,
+      env: hostEnv(),
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    const encoder = new TextEncoder();
+    let alive = true;
+    let ready: ((error?: string) => void) | undefined;
+    const started = new Promise<string | undefined>((resolve) => (ready = resolve));
+    let inflight: WireJob[] = [];
+    let lastMessage = performance.now();
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const cuts: ((ids: number[]) => void)[] = [];
+    let stderrTail = "";
+
+    const write = (message: unknown) => {
+      writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {});
+    };
+
+    const die = (report: DeathReport) => {
+      if (!alive) return;
+      alive = false;
+      clearInterval(timer);
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+      for (const resolve of cuts.splice(0)) resolve([]);
+      writer.close().catch(() => {});
+      events.dead(report);
+    };
+
+    const onMessage = (message: HostMessage) => {
+      lastMessage = performance.now();
+      switch (message.t) {
+        case "ready":
+          ready?.();
+          return;
+        case "failed":
+          ready?.(message.error ?? "failed");
+          return;
+        case "result": {
+          inflight = inflight.filter((j) => j.id !== message.id);
+          const outcomes: TestOutcome[] = (message.o ?? []).map(([o, ms]) => ({
+            outcome: asOutcome(o),
+            ms: Number(ms) || 0,
+          }));
+          events.result(message.id!, outcomes);
+          return;
+        }
+        case "idle":
+          inflight = [];
+          clearInterval(timer);
+          timer = undefined;
+          events.idle(message.m ?? 0);
+          return;
+        case "stalled":
+          events.stalled?.(message.on ?? false);
+          return;
+        case "unstarted": {
+          const ids = new Set(message.ids ?? []);
+          inflight = inflight.filter((j) => !ids.has(j.id));
+          cuts.shift()?.(message.ids ?? []);
+          return;
+        }
+        case "dead":
+          die(message.r!);
+          return;
+      }
+    };
+
+    // The host's stdout carries its messages; its stderr (Pyodide's own
+    // reports of a fatal error) is kept short for the death's detail.
+    const reading = (async () => {
+      let buffer = "";
+      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+        buffer += chunk;
+        let nl: number;
+        while ((nl = buffer.indexOf("\n")) >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          let message: HostMessage;
+          try {
+            message = JSON.parse(line);
+          } catch {
+            continue;
+          }
+          if (alive) onMessage(message);
+        }
+      }
+    })().catch(() => {});
+    (async () => {
+      for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+        stderrTail = (stderrTail + chunk).slice(-600);
+      }
+    })().catch(() => {});
+    child.status.then(async (status) => {
+      // Lines the host wrote before it went (a death report) come first.
+      await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
+      ready?.(`host exited with code ${status.code}: ${stderrTail.trim()}`);
+      die({
+        id: inflight[0]?.id ?? null,
+        phase: null,
+        partial: [],
+        outcome: CRASH,
+        ms: performance.now() - lastMessage,
+        detail: `Pyodide host exited with code ${status.code}: ${stderrTail.trim().slice(-200)}`,
+      });
+    });
+
+    let startTimer: ReturnType<typeof setTimeout> | undefined;
+    const failure = await Promise.race([
+      started,
+      new Promise<string>((r) =>
+        startTimer = setTimeout(() => r("no ready message in 60 s"), 60_000)
+      ),
+    ]);
+    clearTimeout(startTimer);
+    ready = undefined;
+    if (failure !== undefined) {
+      alive = false;
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+      throw new Error(`Pyodide host did not start: ${failure}`);
+    }
+
+    // A backstop only: the host kills its own worker after `hard` ms on one
+    // test, so silence much longer than a job's budget means the host hangs.
+    const watch = () => {
+      const job = inflight[0];
+      if (!job) return;
+      const budget = (job.tests.length - job.start + 1) * hard + 5000;
+      if (performance.now() - lastMessage > budget) {
+        die({
+          id: job.id,
+          phase: null,
+          partial: [],
+          outcome: "TIMEOUT",
+          ms: performance.now() - lastMessage,
+          detail: "Pyodide host went silent",
+        });
+      }
+    };
+
+    return {
+      send(jobs: WireJob[]) {
+        if (!alive) throw new Error("send to a dead Pyodide host");
+        inflight = [...jobs];
+        lastMessage = performance.now();
+        clearInterval(timer);
+        timer = setInterval(watch, 250);
+        write({ send: jobs });
+      },
+      cut() {
+        if (!alive) return Promise.resolve([]);
+        const answer = new Promise<number[]>((resolve) => cuts.push(resolve));
+        write({ cut: true });
+        return answer;
+      },
+      kill() {
+        alive = false;
+        clearInterval(timer);
+        for (const resolve of cuts.splice(0)) resolve([]);
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // already gone
+        }
+        writer.close().catch(() => {});
+      },
+      cpuSeconds() {
+        try {
+          // utime and stime, in clock ticks (100 per second on Linux), after the command name.
+          const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`);
+          const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+          return (Number(fields[11]) + Number(fields[12])) / 100;
+        } catch {
+          return 0;
+        }
+      },
+    };
+  };
+}

@@ -1,6 +1,7 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { asOutcome, CRASH, type Outcome, type TestOutcome } from "./outcome.ts";
 import type { Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
+import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
 
 /** How native workers are started on this machine. */
 export interface NativeRuntime {
@@ -120,11 +121,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       if (!alive) return;
       alive = false;
       clearInterval(timer);
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
+      killChild(child);
       if (!started) return;
       const job = inflight[0];
       const ms = performance.now() - lastProgress;
@@ -179,18 +176,9 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       }
     };
 
-    const reading = (async () => {
-      let buffer = "";
-      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-        buffer += chunk;
-        let nl: number;
-        while ((nl = buffer.indexOf("\n")) >= 0) {
-          const text = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
-          if (alive) onLine(text);
-        }
-      }
-    })().catch(() => {});
+    const reading = eachLine(child.stdout, (text) => {
+      if (alive) onLine(text);
+    }).catch(() => {});
     child.status.then(async () => {
       onReady?.(false);
       // Lines the worker wrote before it died say how far it got: read them first.
@@ -204,26 +192,13 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
     onReady = undefined;
     if (!ok) {
       alive = false;
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
+      killChild(child);
       throw new Error("native worker did not start");
     }
 
     started = true;
     return {
-      cpuSeconds() {
-        try {
-          // utime and stime, in clock ticks (100 per second on Linux), after the command name.
-          const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`);
-          const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-          return (Number(fields[11]) + Number(fields[12])) / 100;
-        } catch {
-          return 0;
-        }
-      },
+      cpuSeconds: () => processCpuSeconds(child.pid),
       send(jobs: WireJob[]) {
         if (!alive) throw new Error("send to a dead native worker");
         inflight = [...jobs];
@@ -248,11 +223,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       kill() {
         alive = false;
         clearInterval(timer);
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // already gone
-        }
+        killChild(child);
       },
     };
   };

@@ -2,6 +2,7 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { asOutcome, CRASH, type TestOutcome } from "./outcome.ts";
 import { PYODIDE_LINK, pyodideDir } from "./pyodide_pool.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
+import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
 
 const HOST = fromFileUrl(new URL("./pyodide_host.ts", import.meta.url));
 // The host starts its worker from this file, which needs reading; the worker itself may not.
@@ -85,11 +86,7 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
       if (!alive) return;
       alive = false;
       clearInterval(timer);
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
+      killChild(child);
       for (const resolve of cuts.splice(0)) resolve([]);
       writer.close().catch(() => {});
       events.dead(report);
@@ -136,24 +133,15 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
 
     // The host's stdout carries its messages; its stderr (Pyodide's own
     // reports of a fatal error) is kept short for the death's detail.
-    const reading = (async () => {
-      let buffer = "";
-      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-        buffer += chunk;
-        let nl: number;
-        while ((nl = buffer.indexOf("\n")) >= 0) {
-          const line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
-          let message: HostMessage;
-          try {
-            message = JSON.parse(line);
-          } catch {
-            continue;
-          }
-          if (alive) onMessage(message);
-        }
+    const reading = eachLine(child.stdout, (line) => {
+      let message: HostMessage;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return;
       }
-    })().catch(() => {});
+      if (alive) onMessage(message);
+    }).catch(() => {});
     (async () => {
       for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
         stderrTail = (stderrTail + chunk).slice(-600);
@@ -184,11 +172,7 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
     ready = undefined;
     if (failure !== undefined) {
       alive = false;
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
+      killChild(child);
       throw new Error(`Pyodide host did not start: ${failure}`);
     }
 
@@ -229,23 +213,10 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
         alive = false;
         clearInterval(timer);
         for (const resolve of cuts.splice(0)) resolve([]);
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // already gone
-        }
+        killChild(child);
         writer.close().catch(() => {});
       },
-      cpuSeconds() {
-        try {
-          // utime and stime, in clock ticks (100 per second on Linux), after the command name.
-          const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`);
-          const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-          return (Number(fields[11]) + Number(fields[12])) / 100;
-        } catch {
-          return 0;
-        }
-      },
+      cpuSeconds: () => processCpuSeconds(child.pid),
     };
   };
 }

@@ -61,8 +61,16 @@ async function cachedSnapshot(): Promise<string> {
   } catch {
     // Not made yet: make it.
   }
-  await atomicWrite(path, await makeSnapshot());
-  return path;
+  const bytes = await makeSnapshot();
+  try {
+    await atomicWrite(path, bytes);
+    return path;
+  } catch {
+    // A cache that cannot be written (read-only output): a file of this run's own will do.
+    const tmp = await Deno.makeTempFile({ prefix: "execret-pyodide-", suffix: ".snapshot" });
+    await Deno.writeFile(tmp, bytes);
+    return tmp;
+  }
 }
 
 /**

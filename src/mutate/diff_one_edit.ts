@@ -11,9 +11,18 @@ export interface OneEdit {
 }
 
 /**
+ * Bug types whose edit deletes one whole statement: the paper's
+ * `remove_edge_case_check`, and the `missing_statement` extension.
+ */
+export const DELETING_TYPES: ReadonlySet<string> = new Set([
+  "remove_edge_case_check",
+  "missing_statement",
+]);
+
+/**
  * Recover the single edit that turns `original` into `mutated`, or null when
  * they do not differ by exactly one edit: either exactly one line changed in
- * place, or (only when `bugType` is `remove_edge_case_check` or not given)
+ * place, or (only when `bugType` is one of {@link DELETING_TYPES} or not given)
  * one contiguous run of lines deleted with nothing added. Lines split on
  * "\n" and compare without a trailing "\r", which is not part of the reported
  * text either (so a change of line ending alone is no edit). Whether a deleted
@@ -43,7 +52,7 @@ export function diffOneEdit(original: string, mutated: string, bugType?: string)
   if (removed.length === 1 && added.length === 1) {
     return { line: prefix + 1, before: removed[0], after: added[0], deleted: 0 };
   }
-  const deletionAllowed = bugType === undefined || bugType === "remove_edge_case_check";
+  const deletionAllowed = bugType === undefined || DELETING_TYPES.has(bugType);
   if (deletionAllowed && added.length === 0 && removed.length > 0) {
     return {
       line: prefix + 1,

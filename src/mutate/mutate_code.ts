@@ -6,7 +6,10 @@ import { swapArgumentsEdits } from "./operators/swap_arguments.ts";
 import { removeEdgeCaseCheckEdits } from "./operators/remove_edge_case_check.ts";
 import { wrongComparisonEdits } from "./operators/wrong_comparison.ts";
 import { wrongOperatorEdits } from "./operators/wrong_operator.ts";
+import { droppedCodeEdits } from "./operators/dropped_code.ts";
 import { extensionEdits } from "./operators/extensions.ts";
+import { wrongStringEdits } from "./operators/wrong_string.ts";
+import { wrongVariableEdits } from "./operators/wrong_variable.ts";
 
 export type { ProposedEdit } from "./operators/_syntax.ts";
 
@@ -117,6 +120,14 @@ export async function mutateCode(code: string, options: MutateOptions = {}): Pro
   return result.candidates;
 }
 
+/** Operators beyond the paper's six, run only with `extensions`, after the paper's. */
+const EXTENSION_OPERATORS: ((ctx: SiteContext) => ProposedEdit[])[] = [
+  extensionEdits,
+  droppedCodeEdits,
+  wrongStringEdits,
+  wrongVariableEdits,
+];
+
 function editAll(
   parser: PythonParser,
   tree: Tree,
@@ -124,7 +135,9 @@ function editAll(
   options: MutateOptions,
 ): MutateResult {
   const ctx: SiteContext = { code, nodes: indexNodes(tree) };
-  const families = options.extensions ? [...PAPER_OPERATORS, extensionEdits] : PAPER_OPERATORS;
+  const families = options.extensions
+    ? [...PAPER_OPERATORS, ...EXTENSION_OPERATORS]
+    : PAPER_OPERATORS;
   const edits = families.flatMap((family) =>
     family(ctx).sort((a, b) => (a.at ?? a.start) - (b.at ?? b.start))
   );

@@ -356,6 +356,8 @@ Deno.test("extensions are off by default and labelled when on", async () => {
     ["negate_condition", "negate_if", "    if not x > 0:"],
     ["wrong_return_value", "true_to_false", "        return False"],
     ["wrong_constant", "false_to_true", "    found = True"],
+    ["wrong_return_value", "return_none", "    return None"],
+    ["wrong_variable", "use_other_variable", "    return x"],
   ]);
   assertEquals(ext.filter((c) => !c.extension), plain);
   const tight = await mutateCode("def u(b):\n    while(b != 0):\n        b //= 2\n", {
@@ -382,6 +384,9 @@ Deno.test("every candidate of the tricky fixture is one verified edit outside st
     "wrong_comparison",
     "wrong_constant",
     "wrong_operator",
+    "wrong_return_value",
+    "wrong_string",
+    "wrong_variable",
   ]);
   const protectedLines = [5, 6, 7]; // decorator, annotated signature, docstring
   const comment = "# guard: x > 0 and y - 1";
@@ -393,7 +398,11 @@ Deno.test("every candidate of the tricky fixture is one verified edit outside st
     }
     if (c.before.includes(comment)) ok(c.after.endsWith(comment) || c.after === "", c.operator);
     for (const literal of ['"é"', '"😀 + 1"', 'f"{total - 1} < {k} and ü"', '"x <= y"']) {
-      if (c.before.includes(literal)) {
+      if (!c.before.includes(literal)) continue;
+      // `wrong_string` replaces a literal whole (`"é"` → `""`), never an operator inside one.
+      if (c.bug_type === "wrong_string" && !c.after.includes(literal)) {
+        strictEqual(c.after, c.before.replace(literal, '""'), `${c.operator} on ${literal}`);
+      } else {
         ok(c.after.includes(literal) || c.after === "", `${c.operator} changed ${literal}`);
       }
     }

@@ -16,14 +16,23 @@ const MEANING: Record<string, string> = {
   wrong_comparison: "A comparison operator replaced by its near twin.",
   wrong_operator:
     "An arithmetic, bitwise, boolean or augmented-assignment operator replaced; a bitwise `~x` written as `-x`.",
-  negate_condition: "Extension: an `if`, `elif` or `while` condition negated.",
-  wrong_return_value: "Extension: `return True` ↔ `return False`.",
+  negate_condition:
+    "Extension: an `if`, `elif`, `while`, comprehension filter or `a if c else b` condition negated.",
+  wrong_return_value:
+    "Extension: `return True` ↔ `return False`; a computed value never handed back (`return x` → `return None`).",
   wrong_constant:
-    "Extension: an integer literal in an assignment, return or arithmetic moved by one; a boolean literal in an assignment flipped.",
+    "Extension: an integer or decimal literal moved by one (never a default value); a boolean literal outside a return flipped.",
   wrong_call:
     "Extension: a function or method called instead of its twin (`max`↔`min`, `upper`↔`lower`, `startswith`↔`endswith`, …).",
   drop_call:
     "Extension: a conversion left out (`int(x)` → `x`, `sorted(xs)` → `xs`, `s.strip()` → `s`).",
+  drop_argument: "Extension: a keyword argument left out (`sorted(xs, key=len)` → `sorted(xs)`).",
+  missing_statement:
+    "Extension: a statement that is a bare call deleted (`xs.sort()`), whole lines, when its block keeps another.",
+  wrong_string:
+    "Extension: a string literal emptied, or an empty one given a space; replaced whole, never docstrings or f-strings.",
+  wrong_variable:
+    "Extension: a read of a parameter or local replaced by another already bound there (the two bound first).",
 };
 
 /**

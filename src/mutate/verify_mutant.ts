@@ -1,5 +1,5 @@
 import { sha256Hex } from "../io/hash.ts";
-import { diffOneEdit } from "./diff_one_edit.ts";
+import { DELETING_TYPES, diffOneEdit } from "./diff_one_edit.ts";
 import type { PythonParser } from "./python_parser.ts";
 
 /** The fields of a `mutants` row that {@link verifyMutant} checks. */
@@ -16,7 +16,7 @@ export interface MutantRecord {
  * Integrity check of one mutant against its canonical: the code hash
  * matches, the code parses, it differs from the canonical by exactly one
  * edit at the recorded line with the recorded before/after text, and a
- * deletion (only `remove_edge_case_check`) removes exactly one whole
+ * deletion (only the `DELETING_TYPES`) removes exactly one whole
  * statement. Returns the problems found; empty means the row is sound.
  */
 export function verifyMutant(
@@ -34,7 +34,7 @@ export function verifyMutant(
   const diff = diffOneEdit(canonical, mutant.code, mutant.bug_type);
   if (!diff) {
     problems.push(
-      mutant.bug_type === "remove_edge_case_check"
+      DELETING_TYPES.has(mutant.bug_type)
         ? "not one changed line nor one deleted run of lines"
         : "not exactly one changed line",
     );

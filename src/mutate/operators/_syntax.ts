@@ -9,7 +9,7 @@ export interface ProposedEdit {
   start: number;
   end: number;
   text: string;
-  /** A whole statement (whole lines) is deleted; only remove_edge_case_check does this. */
+  /** A whole statement (whole lines) is deleted: only the `DELETING_TYPES` of diff_one_edit.ts. */
   deletion?: boolean;
   /** Where the edit is reported (line, column) when not at `start`: a deleted statement's start. */
   at?: number;
@@ -29,6 +29,9 @@ export interface SiteContext {
  */
 const SKIPPED = new Set(["string", "concatenated_string", "comment", "type", "decorator"]);
 
+/** Skipped subtrees that are still indexed whole: the extensions replace a literal outright. */
+const INDEXED_WHOLE = new Set(["string", "concatenated_string"]);
+
 /** Node types any operator module looks at. */
 const WANTED = new Set([
   "assignment",
@@ -36,12 +39,16 @@ const WANTED = new Set([
   "binary_operator",
   "boolean_operator",
   "call",
+  "concatenated_string",
   "comparison_operator",
   "conditional_expression",
   "elif_clause",
   "false",
+  "float",
   "for_in_clause",
   "for_statement",
+  "function_definition",
+  "identifier",
   "if_clause",
   "if_statement",
   "import_from_statement",
@@ -49,6 +56,7 @@ const WANTED = new Set([
   "integer",
   "return_statement",
   "slice",
+  "string",
   "subscript",
   "true",
   "unary_operator",
@@ -66,7 +74,7 @@ export function indexNodes(tree: Tree): Map<string, Node[]> {
     for (;;) {
       const type = cursor.nodeType;
       const skip = SKIPPED.has(type);
-      if (!skip && WANTED.has(type)) {
+      if (WANTED.has(type) && (!skip || INDEXED_WHOLE.has(type))) {
         let list = out.get(type);
         if (!list) out.set(type, list = []);
         list.push(cursor.currentNode);
@@ -296,4 +304,31 @@ export function evidentSequence(code: string, node: Node): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * The range that deletes `node`'s whole lines, line break included, or null
+ * when the lines hold anything else (code before it, or code after it other
+ * than a comment).
+ */
+export function wholeLines(code: string, node: Node): [number, number] | null {
+  const lineStart = node.startIndex === 0 ? 0 : code.lastIndexOf("\n", node.startIndex - 1) + 1;
+  if (!/^[ \t]*$/.test(code.slice(lineStart, node.startIndex))) return null;
+  const nl = code.indexOf("\n", node.endIndex);
+  const lineEnd = nl === -1 ? code.length : nl;
+  if (!/^[ \t]*(#[^\n]*)?\r?$/.test(code.slice(node.endIndex, lineEnd))) return null;
+  if (nl !== -1) return [lineStart, nl + 1];
+  // Last line without a final newline: take the line break before it instead.
+  if (lineStart === 0) return null;
+  const before = code[lineStart - 2] === "\r" ? lineStart - 2 : lineStart - 1;
+  return [before, code.length];
+}
+
+/** Whether `node` lies in a function's parameter list (a default value: the signature stays as it is). */
+export function inParameters(node: Node): boolean {
+  for (let at = node.parent; at; at = at.parent) {
+    if (at.type === "parameters" || at.type === "lambda_parameters") return true;
+    if (at.type === "block" || at.type === "function_definition") return false;
+  }
+  return false;
 }

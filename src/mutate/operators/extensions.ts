@@ -2,6 +2,7 @@ import type { Node } from "../python_parser.ts";
 import {
   calleeName,
   importedNames,
+  inParameters,
   intLiteral,
   methodName,
   oneLine,
@@ -18,6 +19,26 @@ import {
 const TWINS: Record<string, string> = {
   all: "any",
   any: "all",
+  append: "extend",
+  bisect_left: "bisect_right",
+  bisect_right: "bisect_left",
+  capitalize: "title",
+  chr: "ord",
+  cos: "sin",
+  extend: "append",
+  intersection: "union",
+  isalnum: "isalpha",
+  issubset: "issuperset",
+  issuperset: "issubset",
+  keys: "values",
+  log10: "log",
+  log2: "log10",
+  match: "search",
+  search: "match",
+  sin: "cos",
+  title: "capitalize",
+  union: "intersection",
+  values: "keys",
   ceil: "floor",
   endswith: "startswith",
   find: "rfind",
@@ -33,6 +54,7 @@ const TWINS: Record<string, string> = {
   min: "max",
   nlargest: "nsmallest",
   nsmallest: "nlargest",
+  ord: "chr",
   rfind: "find",
   rindex: "index",
   rstrip: "lstrip",
@@ -43,9 +65,11 @@ const TWINS: Record<string, string> = {
 /** One-argument conversions a slip leaves out: `int(x)` → `x`, `sorted(xs)` → `xs`. */
 const WRAPPERS = new Set([
   "abs",
+  "bool",
   "float",
   "int",
   "list",
+  "reversed",
   "round",
   "set",
   "sorted",
@@ -71,10 +95,10 @@ function edit(bug_type: string, operator: string, node: Node, text: string): Pro
 /**
  * Extension operators, beyond the paper's six bug types and off by default:
  * `negate_condition` (`if c:` → `if not c:`, `if not c:` → `if c:`, also for
- * `elif` and `while`), `wrong_return_value` (`return True` ↔ `return False`)
- * `wrong_constant` (an integer literal in an assignment, a return or an
- * arithmetic operation moved by one, a boolean literal in an assignment
- * flipped), `wrong_call` (a function or method called instead of its twin:
+ * `elif`, `while`, a comprehension's filter and `a if c else b`),
+ * `wrong_return_value` (`return True` ↔ `return False`, `return x` → `return None`), `wrong_constant`
+ * (an integer or decimal literal moved by one, a boolean literal outside a
+ * return flipped), `wrong_call` (a function or method called instead of its twin:
  * `max`↔`min`, `upper`↔`lower`, `startswith`↔`endswith`, see `TWINS`) and
  * `drop_call` (a conversion left out: `int(x)` → `x`, `sorted(xs)` → `xs`,
  * `s.strip()` → `s`).
@@ -82,9 +106,17 @@ function edit(bug_type: string, operator: string, node: Node, text: string): Pro
 export function extensionEdits(ctx: SiteContext): ProposedEdit[] {
   const { code, nodes } = ctx;
   const out: ProposedEdit[] = [];
-  for (const type of ["if_statement", "elif_clause", "while_statement"]) {
+  for (
+    const type of [
+      "if_statement",
+      "elif_clause",
+      "while_statement",
+      "if_clause",
+      "conditional_expression",
+    ]
+  ) {
     for (const node of nodes.get(type) ?? []) {
-      const cond = node.childForFieldName("condition");
+      const cond = conditionOf(node);
       if (!cond || !oneLine(code, cond.startIndex, cond.endIndex)) continue;
       if (cond.type === "not_operator") {
         const arg = cond.childForFieldName("argument")!;
@@ -94,7 +126,12 @@ export function extensionEdits(ctx: SiteContext): ProposedEdit[] {
         const negated = LOOSER_THAN_NOT.has(cond.type) ? `not (${text})` : `not ${text}`;
         // `while(x):` has no space before its condition; `whilenot` would be a name.
         const spaced = /\s/.test(code[cond.startIndex - 1] ?? " ") ? negated : ` ${negated}`;
-        out.push(edit("negate_condition", `negate_${type.split("_")[0]}`, cond, spaced));
+        const operator = type === "if_clause"
+          ? "negate_filter"
+          : type === "conditional_expression"
+          ? "negate_ternary"
+          : `negate_${type.split("_")[0]}`;
+        out.push(edit("negate_condition", operator, cond, spaced));
       }
     }
   }
@@ -106,24 +143,39 @@ export function extensionEdits(ctx: SiteContext): ProposedEdit[] {
     if (value?.type === "false") {
       out.push(edit("wrong_return_value", "false_to_true", value, "True"));
     }
+    // The value computed but never handed back: what a caller sees when a function forgets
+    // to return it.
+    if (
+      value && !["true", "false", "none", "comment"].includes(value.type) &&
+      oneLine(code, value.startIndex, value.endIndex)
+    ) {
+      out.push(edit("wrong_return_value", "return_none", value, "None"));
+    }
   }
-  const constantSites = [
-    ...(nodes.get("assignment") ?? []).map((a) => a.childForFieldName("right")),
-    ...(nodes.get("return_statement") ?? []).map((r) => r.namedChildren[0]),
-    ...(nodes.get("integer") ?? []).filter((n) => n.parent?.type === "binary_operator"),
-  ];
-  for (const value of constantSites) {
-    if (!value) continue;
-    const n = value.type === "integer" ? intLiteral(code, value) : undefined;
-    if (n !== undefined) {
-      out.push(edit("wrong_constant", "const_plus_one", value, String(n + 1)));
-      if (n > 0) out.push(edit("wrong_constant", "const_minus_one", value, String(n - 1)));
-    }
-    if (value.type === "true" && value.parent?.type === "assignment") {
-      out.push(edit("wrong_constant", "true_to_false", value, "False"));
-    }
-    if (value.type === "false" && value.parent?.type === "assignment") {
-      out.push(edit("wrong_constant", "false_to_true", value, "True"));
+  for (const node of nodes.get("integer") ?? []) {
+    if (inParameters(node)) continue;
+    // `-3` moves as a whole: `-2` and `-4`, never `-0`.
+    const negated = node.parent?.type === "unary_operator" &&
+      node.parent.childForFieldName("operator")?.type === "-";
+    const site = negated ? node.parent! : node;
+    const n = intLiteral(code, site);
+    if (n === undefined) continue;
+    out.push(edit("wrong_constant", "const_plus_one", site, String(n + 1)));
+    if (n !== 0) out.push(edit("wrong_constant", "const_minus_one", site, String(n - 1)));
+  }
+  for (const node of nodes.get("float") ?? []) {
+    if (inParameters(node)) continue;
+    const m = /^([0-9]*)(\.[0-9]+|\.)$/.exec(textOf(code, node));
+    if (!m) continue;
+    const whole = Number(m[1] || "0");
+    out.push(edit("wrong_constant", "float_plus_one", node, `${whole + 1}${m[2]}`));
+    if (whole > 0) out.push(edit("wrong_constant", "float_minus_one", node, `${whole - 1}${m[2]}`));
+  }
+  for (const type of ["true", "false"] as const) {
+    for (const node of nodes.get(type) ?? []) {
+      if (node.parent?.type === "return_statement" || inParameters(node)) continue;
+      const flipped = type === "true" ? "False" : "True";
+      out.push(edit("wrong_constant", `${type}_to_${flipped.toLowerCase()}`, node, flipped));
     }
   }
   const imported = importedNames(ctx);
@@ -152,6 +204,13 @@ export function extensionEdits(ctx: SiteContext): ProposedEdit[] {
     }
   }
   return out;
+}
+
+/** The tested condition of an `if`, `elif`, `while`, comprehension filter or `a if c else b`. */
+function conditionOf(node: Node): Node | null {
+  if (node.type === "if_clause") return node.namedChildren[0];
+  if (node.type === "conditional_expression") return node.namedChildren[1];
+  return node.childForFieldName("condition");
 }
 
 /** Number of arguments of any kind. */

@@ -1,5 +1,12 @@
 import type { Node } from "../python_parser.ts";
-import { oneLine, operatorOf, type ProposedEdit, type SiteContext, textOf } from "./_syntax.ts";
+import {
+  oneLine,
+  operatorOf,
+  type ProposedEdit,
+  type SiteContext,
+  textOf,
+  wholeLines,
+} from "./_syntax.ts";
 
 /** Statements a guard's body may consist of. */
 const SIMPLE = new Set([
@@ -106,24 +113,6 @@ function changedNames(code: string, target: Node, into: Set<string>): void {
 function alwaysTrue(code: string, condition: Node | null): ProposedEdit | null {
   const edit = neverTrue(code, condition, "drop_loop_filter");
   return edit && { ...edit, text: edit.text.replace("False", "True") };
-}
-
-/**
- * The range that deletes `node`'s whole lines, line break included, or null
- * when the lines hold anything else (code before it, or code after it other
- * than a comment).
- */
-function wholeLines(code: string, node: Node): [number, number] | null {
-  const lineStart = node.startIndex === 0 ? 0 : code.lastIndexOf("\n", node.startIndex - 1) + 1;
-  if (!/^[ \t]*$/.test(code.slice(lineStart, node.startIndex))) return null;
-  const nl = code.indexOf("\n", node.endIndex);
-  const lineEnd = nl === -1 ? code.length : nl;
-  if (!/^[ \t]*(#[^\n]*)?\r?$/.test(code.slice(node.endIndex, lineEnd))) return null;
-  if (nl !== -1) return [lineStart, nl + 1];
-  // Last line without a final newline: take the line break before it instead.
-  if (lineStart === 0) return null;
-  const before = code[lineStart - 2] === "\r" ? lineStart - 2 : lineStart - 1;
-  return [before, code.length];
 }
 
 /** Replace a check's condition by `False`, so the case it handles is never taken. */

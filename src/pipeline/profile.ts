@@ -7,6 +7,8 @@ export interface Profile {
   description: string;
   sources: string[];
   mutation_seed: number;
+  /** Also run the labelled extension operators (optional field; false when absent). */
+  mutation_extensions: boolean;
   runtime: "pyodide" | "native";
   timeout_ms: number;
   max_distractors: number;
@@ -84,11 +86,14 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
     throw bad("ks", "a non-empty list of positive integers");
   }
   if (typeof raw.site !== "boolean") throw bad("site", "true or false");
+  const extensions = raw.mutation_extensions ?? false;
+  if (typeof extensions !== "boolean") throw bad("mutation_extensions", "true or false");
   const known = new Set([
     "name",
     "description",
     "sources",
     "mutation_seed",
+    "mutation_extensions",
     "runtime",
     "timeout_ms",
     "max_distractors",
@@ -106,6 +111,7 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
     description: str("description"),
     sources: strings("sources"),
     mutation_seed: int("mutation_seed", 0),
+    mutation_extensions: extensions,
     runtime,
     timeout_ms: int("timeout_ms", 1),
     max_distractors: int("max_distractors", 1),

@@ -24,6 +24,23 @@ Deno.test("a bad profile field is a one-line error naming the file and field", (
     message: 'p.json: unknown field "sed"',
   });
   throws(() => loadProfile("nope"), /unknown profile "nope"/);
+  throws(() => validateProfile({ ...good, mutation_extensions: "yes" }, "p.json"), {
+    message: 'p.json: field "mutation_extensions" must be true or false, got "yes"',
+  });
+});
+
+Deno.test("the paper-faithful operators unless a profile asks for the extensions", () => {
+  const good = loadProfile("quick") as unknown as Record<string, unknown>;
+  const { mutation_extensions: _, ...without } = good;
+  assertEquals(validateProfile(without, "p.json").mutation_extensions, false);
+  assertEquals(
+    validateProfile({ ...good, mutation_extensions: true }, "p.json").mutation_extensions,
+    true,
+  );
+  for (const name of ["default", "paper", "quick"]) {
+    assertEquals(loadProfile(name).mutation_extensions, false, name);
+  }
+  assertEquals(loadProfile("extended").mutation_extensions, true);
 });
 
 Deno.test("every config a profile names is in the invocation table", async () => {

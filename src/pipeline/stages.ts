@@ -62,13 +62,13 @@ export const STAGES: StageDef[] = [
     after: ["tasks"],
     inputs: (p) =>
       Promise.resolve({
-        settings: { seed: p.mutation_seed },
+        settings: { seed: p.mutation_seed, extensions: p.mutation_extensions },
         files: [table("tasks")],
         code: ["src/mutate", ...SHARED_CODE],
       }),
     outputs: () => Promise.resolve([table("mutants"), rejects("mutate")]),
     run: async (p, quiet) => {
-      await runMutateStage({ seed: p.mutation_seed, quiet });
+      await runMutateStage({ seed: p.mutation_seed, extensions: p.mutation_extensions, quiet });
     },
   },
   {

@@ -56,12 +56,17 @@ function jsonLines(text: string): any[] {
 }
 
 /**
- * `execret bench mutate [--runs N] [--workers N] [--json]`: parse and mutate
+ * `execret bench mutate [--runs N] [--workers N] [--extensions] [--json]`: parse and mutate
  * every task (this thread's parser initialised once, outside the timing;
  * worker threads start and load theirs inside it), best and median of N runs.
  */
 export async function benchMutate(args: string[]): Promise<number> {
-  const { values } = parseFlags(args, { runs: { type: "string" }, workers: { type: "string" } });
+  const { values } = parseFlags(args, {
+    runs: { type: "string" },
+    workers: { type: "string" },
+    extensions: { type: "boolean" },
+  });
+  const extensions = values.extensions === true;
   const runs = positiveInt("runs", values.runs, 3);
   const workers = values.workers === undefined
     ? undefined
@@ -76,7 +81,8 @@ export async function benchMutate(args: string[]): Promise<number> {
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
     const cpu = process.cpuUsage();
-    summary = (await mutateTasksParallel(parser, tasks, { quiet: true, workers })).summary;
+    summary = (await mutateTasksParallel(parser, tasks, { quiet: true, workers, extensions }))
+      .summary;
     const used = process.cpuUsage(cpu);
     cpuTimes.push((used.user + used.system) / 1000);
     times.push(performance.now() - start);
@@ -98,6 +104,7 @@ export async function benchMutate(args: string[]): Promise<number> {
     // Wall time on a shared machine grows with other load; CPU time much less so.
     best_cpu_ms: round(bestCpu),
     threads: workers ?? "auto",
+    extensions,
     load_average_1min: round(Deno.loadavg()[0]),
     coverage_per_source: summary!.coverage_per_source,
   };
@@ -108,7 +115,8 @@ export async function benchMutate(args: string[]): Promise<number> {
   console.log(`bench mutate: ${tasks.length} tasks from ${from}`);
   console.log(
     `  parse + mutate + validate + order: best ${result.best_ms} ms, median ${result.median_ms} ms` +
-      ` of ${runs} runs (${result.tasks_per_s} tasks/s, threads ${result.threads});` +
+      ` of ${runs} runs (${result.tasks_per_s} tasks/s, threads ${result.threads}` +
+      `${extensions ? ", with extensions" : ""});` +
       ` parser init ${result.init_ms} ms`,
   );
   console.log(

@@ -36,7 +36,7 @@ export function progress(stage: string, total: number, options: ProgressOptions 
   const line = () => {
     const secs = (performance.now() - start) / 1000;
     const rate = secs > 0 ? done / secs : 0;
-    const eta = rate > 0 && total > done ? (total - done) / rate : 0;
+    const eta = etaSeconds(done, total, secs);
     const pct = total > 0 ? ((100 * done) / total).toFixed(1) : "-";
     return `${stage}: ${done}/${total} (${pct}%) ${fmtRate(rate)}/s, ${secs.toFixed(1)} s` +
       (eta > 0 ? `, ETA ${fmtSecs(eta)}` : "");
@@ -63,6 +63,16 @@ export function progress(stage: string, total: number, options: ProgressOptions 
       emit(true, note);
     },
   };
+}
+
+/**
+ * Seconds left at the rate so far, or 0 (no ETA shown) before 1% is done: a
+ * stage's first items include its start-up (workers booting, models
+ * loading), so an early rate promises hours for a job of seconds.
+ */
+export function etaSeconds(done: number, total: number, secs: number): number {
+  if (secs <= 0 || done <= 0 || total <= done || done * 100 < total) return 0;
+  return (total - done) / (done / secs);
 }
 
 function fmtRate(rate: number): string {

@@ -22,6 +22,11 @@ export const benchCommand: Command = {
 Run a stage's benchmark and print its figures (rates, timings, ratios).
 "all" runs every benchmark in pipeline order. Every benchmark takes --json.
 
+bench mutate options:
+  --runs N         timed runs; best and median reported (default 3)
+  --workers N      threads (default: cores, at most 4)
+  --extensions     also run the extension operators
+
 bench oracle options:
   --size N         suites in the corpus (default 5000), from out/tables tasks
                    and mutants when present, else MBPP from the mirror;

@@ -65,7 +65,9 @@ export function operatorReference(parser: PythonParser): string {
     "Every candidate is one edit of its canonical, spliced into the original text. Each operator",
     "below is shown on a worked example; the unit tests check the engine makes exactly this edit.",
     "The paper's six bug types make the benchmark; the extension types run only with",
-    "`execret mutate --extensions` and are labelled `extension = true` in `mutants`.",
+    "`execret mutate --extensions` or a profile with `mutation_extensions` (`extended`), and are",
+    "labelled `extension = true` in `mutants`; a task's order takes the paper's types first in",
+    "each round.",
     "",
   ];
   for (const type of order) {

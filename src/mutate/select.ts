@@ -8,6 +8,8 @@ export interface Selectable {
   bug_type: string;
   operator: string;
   code: string;
+  /** An extension operator's candidate (see {@link selectionOrder}); absent means the paper's. */
+  extension?: boolean;
 }
 
 /**
@@ -27,7 +29,9 @@ export function seededKey(seed: number, taskId: string, text: string): string {
  * operators within a type.
  *
  * Generator: bug types are ranked by {@link seededKey}(seed, taskId,
- * "bug_type\0" + type), operators within a type by the key of
+ * "bug_type\0" + type), the paper's types before extension types (so a
+ * round takes the paper's first, and a task whose paper types give enough
+ * verified distractors keeps the paper's mix), operators within a type by the key of
  * "operator\0" + type + "\0" + operator, and candidates within an operator
  * by the key of their code; ties (only for equal codes, which dedup
  * excludes) fall back to the code itself. Then round-robin: the first
@@ -47,7 +51,10 @@ export function selectionOrder<T extends Selectable>(
   const { seed, taskId } = options;
   const key = (text: string) => seededKey(seed, taskId, text);
   const byType = groupBy(candidates, (c) => c.bug_type);
-  const typeSequences = rank([...byType.keys()], (t) => key(`bug_type\u0000${t}`)).map((type) => {
+  const ranked = rank([...byType.keys()], (t) => key(`bug_type\u0000${t}`));
+  const isExtension = (type: string) => byType.get(type)!.some((c) => c.extension === true);
+  const types = [...ranked.filter((t) => !isExtension(t)), ...ranked.filter(isExtension)];
+  const typeSequences = types.map((type) => {
     const byOperator = groupBy(byType.get(type)!, (c) => c.operator);
     const operators = rank([...byOperator.keys()], (o) => key(`operator\u0000${type}\u0000${o}`));
     return roundRobin(operators.map((o) => rank(byOperator.get(o)!, (c) => key(c.code))));

@@ -59,3 +59,30 @@ Deno.test("adding a candidate of a new type leaves the others' relative order al
   const after = selectionOrder([...pool, extra], { seed: 9, taskId: "t" });
   assertEquals(after.filter((c) => c !== extra), before);
 });
+
+Deno.test("each round takes the paper's types before extension types, and the paper's order stays", () => {
+  const ext = (bug_type: string, code: string) => ({
+    bug_type,
+    operator: "op",
+    code,
+    extension: true,
+  });
+  const extras = [
+    ext("wrong_variable", "v1"),
+    ext("wrong_variable", "v2"),
+    ext("wrong_string", "s1"),
+  ];
+  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+    const paper = selectionOrder(pool, { seed, taskId: "t" });
+    const both = selectionOrder([...extras, ...pool], { seed, taskId: "t" });
+    assertEquals(both.filter((c) => !("extension" in c)), paper);
+    // The first round: one of each paper type, then one of each extension type.
+    const paperTypes = new Set(pool.map((c) => c.bug_type)).size;
+    assertEquals(new Set(both.slice(0, paperTypes).map((c) => c.bug_type)).size, paperTypes);
+    ok(both.slice(0, paperTypes).every((c) => !("extension" in c)), `seed ${seed}`);
+    assertEquals(
+      new Set(both.slice(paperTypes, paperTypes + 2).map((c) => c.bug_type)),
+      new Set(["wrong_variable", "wrong_string"]),
+    );
+  }
+});

@@ -225,7 +225,7 @@ export async function benchOracle(args: string[]): Promise<number> {
   const size = positiveInt("size", values.size, 5000);
   const workers = positiveInt("workers", values.workers, navigator.hardwareConcurrency ?? 1);
   const timeoutMs = positiveInt("timeout-ms", values["timeout-ms"], 250);
-  const passes = positiveInt("passes", values.passes, 3);
+  const passes = positiveInt("passes", values.passes, 7);
   const candidates = await benchCorpus(Math.ceil(size * 1.25));
   const { from } = candidates;
   // Time spent waiting out infinite loops is the same in both runtimes and

@@ -34,7 +34,8 @@ bench oracle options:
   --workers N      workers per runtime (default: the machine's cores)
   --timeout-ms N   per-test timeout (default 250)
   --passes N       measured passes per runtime after one warm-up pass,
-                   taken in turns; the figure is the median (default 3)`,
+                   taken in turns; the figure is the median (default 7:
+                   a pass takes seconds, and 3 of them swung 1.6-2.3x here)`,
   async run(args) {
     const [which, ...rest] = args;
     if (which === "all") {

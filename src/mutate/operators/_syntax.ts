@@ -332,3 +332,10 @@ export function inParameters(node: Node): boolean {
   }
   return false;
 }
+
+/** The identifiers in `node`, itself included when it is one. */
+export function identifiersIn(node: Node): Node[] {
+  return node.type === "identifier"
+    ? [node]
+    : node.descendantsOfType("identifier").filter((n): n is Node => n !== null);
+}

@@ -80,6 +80,15 @@ const WRAPPERS = new Set([
 /** Argument-less methods a slip leaves out: `s.lower()` → `s`. */
 const DROPPABLE_METHODS = new Set(["lower", "upper", "strip", "lstrip", "rstrip", "split"]);
 
+/** Nodes with a tested condition, and the operator that negates it. */
+const NEGATED: Record<string, string> = {
+  if_statement: "negate_if",
+  elif_clause: "negate_elif",
+  while_statement: "negate_while",
+  if_clause: "negate_filter",
+  conditional_expression: "negate_ternary",
+};
+
 /** Conditions that `not` binds more tightly than, so `not c` needs `not (c)`. */
 const LOOSER_THAN_NOT = new Set([
   "boolean_operator",
@@ -106,15 +115,7 @@ function edit(bug_type: string, operator: string, node: Node, text: string): Pro
 export function extensionEdits(ctx: SiteContext): ProposedEdit[] {
   const { code, nodes } = ctx;
   const out: ProposedEdit[] = [];
-  for (
-    const type of [
-      "if_statement",
-      "elif_clause",
-      "while_statement",
-      "if_clause",
-      "conditional_expression",
-    ]
-  ) {
+  for (const [type, negateOperator] of Object.entries(NEGATED)) {
     for (const node of nodes.get(type) ?? []) {
       const cond = conditionOf(node);
       if (!cond || !oneLine(code, cond.startIndex, cond.endIndex)) continue;
@@ -126,12 +127,7 @@ export function extensionEdits(ctx: SiteContext): ProposedEdit[] {
         const negated = LOOSER_THAN_NOT.has(cond.type) ? `not (${text})` : `not ${text}`;
         // `while(x):` has no space before its condition; `whilenot` would be a name.
         const spaced = /\s/.test(code[cond.startIndex - 1] ?? " ") ? negated : ` ${negated}`;
-        const operator = type === "if_clause"
-          ? "negate_filter"
-          : type === "conditional_expression"
-          ? "negate_ternary"
-          : `negate_${type.split("_")[0]}`;
-        out.push(edit("negate_condition", operator, cond, spaced));
+        out.push(edit("negate_condition", negateOperator, cond, spaced));
       }
     }
   }

@@ -1,5 +1,6 @@
 import type { Node } from "../python_parser.ts";
 import {
+  identifiersIn,
   oneLine,
   operatorOf,
   type ProposedEdit,
@@ -81,9 +82,7 @@ function loopFilter(code: string, node: Node): boolean {
     if (changes) changedNames(code, changes, changed);
   }
   const condition = node.childForFieldName("condition");
-  const read = condition?.type === "identifier"
-    ? [condition]
-    : condition?.descendantsOfType("identifier") ?? [];
+  const read = condition ? identifiersIn(condition) : [];
   return !read.some((name) => changed.has(textOf(code, name)));
 }
 

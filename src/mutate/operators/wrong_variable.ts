@@ -1,5 +1,11 @@
 import type { Node } from "../python_parser.ts";
-import { inParameters, type ProposedEdit, type SiteContext, textOf } from "./_syntax.ts";
+import {
+  identifiersIn,
+  inParameters,
+  type ProposedEdit,
+  type SiteContext,
+  textOf,
+} from "./_syntax.ts";
 
 /** Scopes of their own inside a function: a name they bind is not the function's. */
 const INNER_SCOPES = new Set([
@@ -193,10 +199,4 @@ function shadowedInside(code: string, node: Node, fn: Node, name: string): boole
     }
   }
   return false;
-}
-
-function identifiersIn(node: Node): Node[] {
-  return node.type === "identifier"
-    ? [node]
-    : node.descendantsOfType("identifier").filter((n): n is Node => n !== null);
 }

@@ -121,8 +121,10 @@ export const embeddingsHealthy: Check = {
     const nq = (await rows<{ query_id: string }>("queries")).length;
     const nd = (await rows<{ corpus_id: string }>("corpus")).length;
     const problems: string[] = [];
-    const files = [...Deno.readDirSync(embeddingsDir())]
-      .filter((e) => e.isFile && e.name.endsWith(".arrow")).map((e) => e.name).sort();
+    const files = embeddingFileNames();
+    // A run whose configs are all sparse (BM25, TF-IDF) writes no embeddings
+    // folder at all: nothing to check is a pass, not a failure.
+    if (files === null) return verdict(this.name, [], "no embeddings folder: nothing to check");
     for (const name of files) {
       const s = await summarizeEmbeddingFile(join(embeddingsDir(), name));
       for (const p of s.problems) problems.push(`${name}: ${p}`);
@@ -136,6 +138,17 @@ export const embeddingsHealthy: Check = {
     return verdict(this.name, problems, `${files.length} files`);
   },
 };
+
+/** Names of the `.arrow` files in the embeddings folder, or null when it does not exist. */
+function embeddingFileNames(): string[] | null {
+  try {
+    return [...Deno.readDirSync(embeddingsDir())]
+      .filter((e) => e.isFile && e.name.endsWith(".arrow")).map((e) => e.name).sort();
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+}
 
 /** Every metric that rankings determine, recomputed, equals the metrics table. */
 export const metricsMatchRankings: Check = {

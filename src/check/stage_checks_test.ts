@@ -1,10 +1,10 @@
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
-import { CORPUS, EXECUTIONS, MUTANTS, TASKS } from "../tables/schema.ts";
+import { CORPUS, EXECUTIONS, MUTANTS, QUERIES, TASKS } from "../tables/schema.ts";
 import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
 import { runChecks } from "./check.ts";
-import { distractorsOneEdit, poolVerifiedByExecutions } from "./stage_checks.ts";
+import { distractorsOneEdit, embeddingsHealthy, poolVerifiedByExecutions } from "./stage_checks.ts";
 
 const canonical = "def lt(a, b):\n    return a < b\n";
 const buggy = "def lt(a, b):\n    return a <= b\n";
@@ -68,4 +68,25 @@ Deno.test("a distractor whose recorded edit is not its code fails the one-edit c
   const [result] = await runChecks([distractorsOneEdit]);
   assertEquals(result.ok, false);
   match(result.detail, /t\/1#m0: /);
+});
+
+Deno.test("a run whose configs are all sparse (no embeddings folder) passes the embeddings check", async () => {
+  await writeRun(["pass", "FAIL"]);
+  await writeTable("queries", [{
+    query_id: "t/1",
+    task_id: "t/1",
+    correct_ids: ["t/1#c"],
+    distractor_ids: ["t/1#m0"],
+  }], QUERIES);
+  const [result] = await runChecks([embeddingsHealthy]);
+  assertEquals(result.ok, true, result.detail);
+  match(result.detail, /no embeddings/);
+});
+
+Deno.test("an unreadable embeddings path still fails the embeddings check", async () => {
+  await writeRun(["pass", "FAIL"]);
+  // A file where the folder should be: not "not found", so not a pass.
+  await Deno.writeTextFile(`${Deno.env.get("EXECRET_OUT")}/embeddings`, "");
+  const [result] = await runChecks([embeddingsHealthy]);
+  assertEquals(result.ok, false);
 });

@@ -1,7 +1,6 @@
-import { join } from "node:path";
 import { type AuditRow, exactCountRow } from "./audit_row.ts";
 import { cacheEntryFor, type DetectedRule, type TestsHashRule } from "./cache_keys.ts";
-import { type Bundle, BUNDLE_FILES } from "./read_bundle.ts";
+import type { Bundle } from "./read_bundle.ts";
 
 /** Count rows plus one line per disagreement, naming the file and ids. */
 export interface CacheAudit {
@@ -23,7 +22,7 @@ export function auditCache(bundle: Bundle, detected: DetectedRule): CacheAudit {
   const rule: TestsHashRule = detected.rule;
   const rows: AuditRow[] = [];
   const details: string[] = [];
-  const cacheFile = join(bundle.dir, BUNDLE_FILES.cache);
+  const cacheFile = bundle.files.cache;
   const count = (
     section: string,
     subject: string,

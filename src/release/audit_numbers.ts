@@ -1,8 +1,7 @@
-import { join } from "node:path";
 import { mcnemar_table, type McNemarTable } from "../stats/mcnemar.ts";
 import type { AuditRow } from "./audit_row.ts";
 import { bootstrapWindow, inWindow } from "./bootstrap_tolerance.ts";
-import { type Bundle, BUNDLE_FILES, type ReleasedRun } from "./read_bundle.ts";
+import type { Bundle, ReleasedRun } from "./read_bundle.ts";
 import { meanOf, type MetricKey, metricKey, perQueryValues } from "./per_query_values.ts";
 import { type ReleasedPrecision, releasedPrecision, toleranceFor } from "./released_precision.ts";
 
@@ -68,7 +67,6 @@ export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
     return interval(sa.map((x, i) => x - sb[i]));
   };
   const rows: AuditRow[] = [];
-  const file = (rel: string) => join(bundle.dir, rel);
 
   // Aggregates of each results file.
   const metricsPrecision = releasedPrecision(bundle.runs.flatMap((r) => Object.values(r.metrics)));
@@ -84,7 +82,7 @@ export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
   }
 
   // The leaderboard repeats the aggregates; it must agree with the rankings too.
-  const boardFile = file(BUNDLE_FILES.leaderboard);
+  const boardFile = bundle.files.leaderboard;
   const boardValues = bundle.leaderboard.flatMap((row) =>
     Object.entries(row).filter(([k, v]) => metricKey(k) && typeof v === "number").map(([, v]) =>
       v as number
@@ -107,7 +105,7 @@ export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
   }
 
   // Confidence intervals: mean and settings exactly, endpoints within the window.
-  const ciFile = file(BUNDLE_FILES.intervals);
+  const ciFile = bundle.files.intervals;
   const allIntervals = [...bundle.intervals.values()].flatMap((m) => [...m.values()]);
   const meanPrecision = releasedPrecision(allIntervals.map((e) => e.mean));
   const ciPrecision = releasedPrecision(allIntervals.flatMap((e) => [e.ci95_low, e.ci95_high]));
@@ -145,7 +143,7 @@ export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
   }
 
   // Pairwise tests.
-  const pairFile = file(BUNDLE_FILES.pairwise);
+  const pairFile = bundle.files.pairwise;
   const entries = bundle.pairs.flatMap((p) => Object.values(p.metrics));
   const ratePrecision = releasedPrecision(entries.flatMap((e) => [e.a_rate, e.b_rate, e.delta]));
   const pPrecision = releasedPrecision(

@@ -20,13 +20,23 @@ export const RECOMPUTABLE = ["exec", "precision", "ndcg", "exec_ndcg_gap"] as co
  * @example
  * ```ts
  * metricKey("exec_ndcg_gap@5"); // { name: "exec_ndcg_gap@5", family: "exec_ndcg_gap", k: 5 }
+ * metricKey("execution_precision@1"); // { name: "execution_precision@1", family: "precision", k: 1 }
  * ```
  */
 export function metricKey(name: string): MetricKey | null {
   const m = /^([a-z_]+)@(\d+)$/.exec(name);
-  if (!m || !(RECOMPUTABLE as readonly string[]).includes(m[1])) return null;
-  return { name, family: m[1], k: Number(m[2]) };
+  if (!m) return null;
+  const family = RELEASED_ALIASES[m[1]] ?? m[1];
+  if (!(RECOMPUTABLE as readonly string[]).includes(family)) return null;
+  return { name, family, k: Number(m[2]) };
 }
+
+/**
+ * Other names the release gives a family: `tests/pairwise_tests.json` calls
+ * precision@k `execution_precision@k` (tests/README.md), the results files
+ * `precision@k`.
+ */
+const RELEASED_ALIASES: Record<string, string> = { execution_precision: "precision" };
 
 /**
  * One model's per-query values of a metric, recomputed from its released top

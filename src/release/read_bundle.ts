@@ -63,6 +63,8 @@ export interface ReleasedRun {
   per_query: ReleasedQueryRanking[];
   /** path of the file */
   file: string;
+  /** Its path under `results/` without `.json` (matches its `.npz` under `embeddings/`). */
+  stem: string;
 }
 
 /** One metric × k entry of a pair in `tests/pairwise_tests.json`. */
@@ -100,6 +102,8 @@ export interface ReleasedInterval {
 export interface Bundle {
   /** The folder it was read from (after mirror resolution). */
   dir: string;
+  /** Where each of its files was found. */
+  files: BundlePaths;
   queries: ReleasedQuery[];
   corpus: Map<string, ReleasedSnippet>;
   /** Keyed by `${code_sha256}/${tests_sha256}`. */
@@ -111,19 +115,48 @@ export interface Bundle {
   pairs: ReleasedPair[];
   /** model → metric → interval */
   intervals: Map<string, Map<string, ReleasedInterval>>;
+  /** model → its `embeddings/*.npz` file (dense systems with saved matrices). */
+  embeddings: Map<string, string>;
 }
 
-/** The bundle's files, relative to its folder. */
+/**
+ * The bundle's files, relative to its folder, as the release's READMEs lay
+ * them out (revision ace5c3f): the two top-level JSON files live in
+ * `results/` beside the per-model files. Earlier drafts kept them at the
+ * root; {@link ROOT_FALLBACK} lists where else each may be.
+ */
 export const BUNDLE_FILES = {
   queries: "data/queries.jsonl",
   corpus: "data/corpus.jsonl",
   cache: "data/execution_cache.jsonl",
   results: "results",
-  leaderboard: "full_leaderboard.json",
-  invocations: "invocation_table.json",
+  leaderboard: "results/full_leaderboard.json",
+  invocations: "results/invocation_table.json",
   pairwise: "tests/pairwise_tests.json",
   intervals: "tests/confidence_intervals.json",
 } as const;
+
+/** Files the release ships that the kit reads when present. */
+export const OPTIONAL_FILES = {
+  embeddings: "embeddings",
+  embeddingSummary: "tests/embedding_summary.json",
+  pairedDifferences: "tests/paired_difference_intervals.json",
+  validation: "tests/dataset_validation.json",
+  distractorMetadata: "data/distractor_metadata.jsonl",
+  sums: "SHA256SUMS",
+} as const;
+
+/** Other accepted places of a bundle file (a draft layout with the JSON files at the root). */
+const ROOT_FALLBACK: Partial<Record<keyof typeof BUNDLE_FILES, string>> = {
+  leaderboard: "full_leaderboard.json",
+  invocations: "invocation_table.json",
+};
+
+/** Names in `results/` that are not per-model files. */
+const NOT_MODEL_FILES = new Set(["full_leaderboard.json", "invocation_table.json"]);
+
+/** Where each bundle file was found (absolute paths). */
+export type BundlePaths = Record<keyof typeof BUNDLE_FILES, string>;
 
 /** The metric families of the release, in report order. */
 export const RELEASED_METRICS = ["exec", "precision", "ndcg", "exec_ndcg_gap"] as const;
@@ -172,28 +205,112 @@ async function isDir(path: string): Promise<boolean> {
 export async function readBundle(dir: string): Promise<Bundle> {
   const root = await resolveBundleDir(dir);
   const problems: BundleProblem[] = [];
-  const path = (rel: string) => join(root, rel);
   const problem = (locator: string, reason: string) => problems.push({ locator, reason });
 
-  for (const rel of Object.values(BUNDLE_FILES)) {
-    try {
-      await Deno.stat(path(rel));
-    } catch {
-      problem(path(rel), "missing file");
+  const files = {} as BundlePaths;
+  for (const [key, rel] of Object.entries(BUNDLE_FILES) as [keyof BundlePaths, string][]) {
+    const places = [rel, ROOT_FALLBACK[key]].filter((p): p is string => p !== undefined);
+    let found: string | null = null;
+    for (const place of places) {
+      if (await exists(join(root, place))) {
+        found = join(root, place);
+        break;
+      }
     }
+    if (found === null) problem(join(root, rel), "missing file");
+    else files[key] = found;
   }
   if (problems.length) throw new BundleError(problems);
 
-  const corpus = await readCorpus(path(BUNDLE_FILES.corpus), problem);
-  const queries = await readQueries(path(BUNDLE_FILES.queries), corpus, problem);
-  const cache = await readCache(path(BUNDLE_FILES.cache), problem);
-  const { runs, models } = await readRuns(path(BUNDLE_FILES.results), queries, corpus, problem);
-  const leaderboard = await readRowList(path(BUNDLE_FILES.leaderboard), "model", models, problem);
-  const invocations = await readRowList(path(BUNDLE_FILES.invocations), "model", models, problem);
-  const pairs = await readPairs(path(BUNDLE_FILES.pairwise), models, problem);
-  const intervals = await readIntervals(path(BUNDLE_FILES.intervals), models, problem);
+  const corpus = await readCorpus(files.corpus, problem);
+  const queries = await readQueries(files.queries, corpus, problem);
+  const cache = await readCache(files.cache, problem);
+  const { runs, models } = await readRuns(files.results, queries, corpus, problem);
+  const leaderboard = await readRowList(files.leaderboard, "model", models, problem);
+  const invocations = await readRowList(files.invocations, "model", models, problem);
+  const pairs = await readPairs(files.pairwise, models, problem);
+  const intervals = await readIntervals(files.intervals, models, problem);
+  const embeddings = await findEmbeddings(join(root, OPTIONAL_FILES.embeddings), runs, problem);
   if (problems.length) throw new BundleError(problems);
-  return { dir: root, queries, corpus, cache, runs, leaderboard, invocations, pairs, intervals };
+  return {
+    dir: root,
+    files,
+    queries,
+    corpus,
+    cache,
+    runs,
+    leaderboard,
+    invocations,
+    pairs,
+    intervals,
+    embeddings,
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
+}
+
+/** Every file under `dir` with the given ending, as paths relative to `dir`, sorted. */
+async function filesUnder(dir: string, ending: string, prefix = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(join(dir, prefix))) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory) out.push(...await filesUnder(dir, ending, rel));
+    else if (e.isFile && e.name.endsWith(ending)) out.push(rel);
+  }
+  return out.sort();
+}
+
+/**
+ * Each dense system's saved matrices. The release names them
+ * `embeddings/<model>.npz` without saying how a model id's `/` becomes a
+ * file name, so a file matches a model when its stem equals the model's
+ * results-file stem, else the model id itself (a subfolder per provider), else
+ * the id with `/` written as `__`, `_`, `--` or `-`, else the part after the
+ * `/`. A file that matches no model, or more than one, is a problem.
+ */
+async function findEmbeddings(
+  dir: string,
+  runs: readonly ReleasedRun[],
+  report: Report,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!(await exists(dir))) return out;
+  const names = (run: ReleasedRun): string[] => {
+    const id = run.model;
+    const tail = id.includes("/") ? id.slice(id.lastIndexOf("/") + 1) : id;
+    return [run.stem, id, ...["__", "_", "--", "-"].map((s) => id.replaceAll("/", s)), tail];
+  };
+  for (const rel of await filesUnder(dir, ".npz")) {
+    const stem = rel.slice(0, -".npz".length);
+    const exact = runs.filter((r) => r.stem === stem || r.model === stem);
+    const loose = runs.filter((r) => names(r).some((n) => n.toLowerCase() === stem.toLowerCase()));
+    const matches = exact.length ? exact : loose;
+    const file = join(dir, rel);
+    if (matches.length !== 1) {
+      report(
+        file,
+        matches.length === 0
+          ? "matches no model of results/ (by file stem or model id)"
+          : `matches several models: ${matches.map((r) => r.model).join(", ")}`,
+      );
+      continue;
+    }
+    const model = matches[0].model;
+    if (out.has(model)) {
+      report(file, `model ${model} already has matrices in ${out.get(model)}`);
+      continue;
+    }
+    out.set(model, file);
+  }
+  return out;
 }
 
 type Report = (locator: string, reason: string) => void;
@@ -360,20 +477,32 @@ async function readCache(file: string, report: Report): Promise<Map<string, Cach
       report(locator, "code_sha256/tests_sha256 missing or not strings");
       continue;
     }
-    if (!isStringList(v.outcomes)) {
-      report(locator, "outcomes must be a list of strings");
+    // The release does not name the per-test list of its cache; its results
+    // files call it test_results, an earlier draft outcomes.
+    const list = v.test_results ?? v.outcomes;
+    if (!isStringList(list)) {
+      report(locator, "test_results (or outcomes) must be a list of strings");
       continue;
     }
-    const badOutcome = v.outcomes.find((o) => !OUTCOME.test(o));
+    const badOutcome = list.find((o) => !OUTCOME.test(o));
     if (badOutcome !== undefined) {
       report(locator, `unknown outcome ${JSON.stringify(badOutcome)}`);
+      continue;
+    }
+    if (
+      v.passes_all_tests !== undefined && v.passes_all_tests !== list.every((o) => o === "pass")
+    ) {
+      report(
+        locator,
+        `passes_all_tests is ${JSON.stringify(v.passes_all_tests)} but the outcomes disagree`,
+      );
       continue;
     }
     const key = `${v.code_sha256}/${v.tests_sha256}`;
     const first = cache.get(key);
     if (first) {
       // The same pair cached twice is harmless only when the outcomes agree.
-      if (JSON.stringify(first.outcomes) !== JSON.stringify(v.outcomes)) {
+      if (JSON.stringify(first.outcomes) !== JSON.stringify(list)) {
         report(
           locator,
           `cache key ${key} repeated with other outcomes (first at ${first.locator})`,
@@ -384,7 +513,7 @@ async function readCache(file: string, report: Report): Promise<Map<string, Cach
     cache.set(key, {
       code_sha256: v.code_sha256,
       tests_sha256: v.tests_sha256,
-      outcomes: v.outcomes,
+      outcomes: list,
       locator,
     });
   }
@@ -397,11 +526,9 @@ async function readRuns(
   corpus: Map<string, ReleasedSnippet>,
   report: Report,
 ): Promise<{ runs: ReleasedRun[]; models: string[] }> {
-  const files: string[] = [];
-  for await (const e of Deno.readDir(dir)) {
-    if (e.isFile && e.name.endsWith(".json")) files.push(e.name);
-  }
-  files.sort();
+  // Model ids carry a provider prefix ("google/gemini-embedding-2"), so a
+  // results file may sit in a subfolder; the id inside the file is the key.
+  const files = (await filesUnder(dir, ".json")).filter((rel) => !NOT_MODEL_FILES.has(rel));
   if (files.length === 0) report(dir, "no results/<model>.json files");
   const byQuery = new Map(queries.map((q) => [q.query_id, q]));
   const runs: ReleasedRun[] = [];
@@ -414,7 +541,7 @@ async function readRuns(
     // rows for it are not reported as strays too.
     const declared = isObject(v) && typeof v.model === "string" ? v.model : null;
     if (declared !== null && !models.has(declared)) models.set(declared, file);
-    const run = shapeRun(v, file, byQuery, corpus, report);
+    const run = shapeRun(v, file, name.slice(0, -".json".length), byQuery, corpus, report);
     if (!run) continue;
     if (models.get(run.model) !== file) {
       report(file, `model ${run.model} also released in ${models.get(run.model)}`);
@@ -429,6 +556,7 @@ async function readRuns(
 function shapeRun(
   v: unknown,
   file: string,
+  stem: string,
   byQuery: Map<string, ReleasedQuery>,
   corpus: Map<string, ReleasedSnippet>,
   report: Report,
@@ -545,6 +673,7 @@ function shapeRun(
     metrics: v.metrics as Record<string, number>,
     per_query: perQuery,
     file,
+    stem,
   };
 }
 
@@ -556,15 +685,19 @@ async function readRowList(
 ): Promise<Record<string, unknown>[]> {
   const v = await readJsonFile(file, report);
   if (v === undefined) return [];
-  if (!Array.isArray(v) || !v.every(isObject)) {
-    report(file, "must be a JSON list of objects");
+  // A list of rows, or an object keyed by model: the release does not say which.
+  const rows = isObject(v) && Object.values(v).every(isObject)
+    ? Object.entries(v).map(([model, row]) => ({ [key]: model, ...(row as object) }))
+    : v;
+  if (!Array.isArray(rows) || !rows.every(isObject)) {
+    report(file, `must be a JSON list of objects or an object keyed by ${key}`);
     return [];
   }
-  const have = new Set(v.map((row) => String(row[key])));
+  const have = new Set(rows.map((row) => String(row[key])));
   for (const m of models) {
     if (!have.has(m)) report(file, `model ${m} has no row`);
   }
-  return v as Record<string, unknown>[];
+  return rows as Record<string, unknown>[];
 }
 
 async function readPairs(file: string, models: string[], report: Report): Promise<ReleasedPair[]> {

@@ -59,7 +59,8 @@ async function exists(path: string): Promise<boolean> {
  * Read an ExecRetrieval release folder as tasks plus the released
  * distractors. Each query becomes a task whose canonical is its correct
  * corpus row's code and whose tests are its `test_suite`; the domain comes
- * from `metadata.domain` when present; the entry point from
+ * from `metadata.domain` when present, else from the `exec_<domain>_<n>`
+ * batch id in `entry_id`; the entry point from
  * `metadata.entry_point`, else derived from the tests as for MBPP.
  *
  * Inconsistencies become rejects, never crashes: malformed or mistyped rows,
@@ -299,9 +300,25 @@ function shapeQuery(value: unknown): QueryRow | string {
     correct_corpus_ids: (value.correct_corpus_ids as unknown[]).map(String),
     paired_distractor_corpus_ids: (value.paired_distractor_corpus_ids as unknown[]).map(String),
     entry_id: value.entry_id === null ? null : String(value.entry_id),
-    domain: (metadata.domain as string | undefined) ?? null,
+    domain: (metadata.domain as string | undefined) ?? domainOfEntry(value.entry_id),
     entry_point: (metadata.entry_point as string | undefined) ?? null,
   };
+}
+
+/**
+ * The release keeps a query's domain in its generation batch id,
+ * `exec_<domain>_<n>` (data/README.md: `metadata` holds the generator's
+ * provenance, not the domain).
+ *
+ * @example
+ * ```ts
+ * domainOfEntry("exec_string_processing_5"); // "string_processing"
+ * ```
+ */
+export function domainOfEntry(entry: unknown): string | null {
+  if (typeof entry !== "string") return null;
+  const m = /^exec_([a-z_]+?)_\d+$/.exec(entry);
+  return m ? m[1] : null;
 }
 
 function shapeCorpusRow(value: unknown, locator: string): CorpusRow | string {

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, rejects as assertRejects } from "node:
 import { fixtureLabel, FIXTURES } from "./_fixtures.ts";
 import { SourceError } from "./external.ts";
 import { pythonSyntax } from "./python_syntax.ts";
-import { readRelease, readReleaseDistractors } from "./release.ts";
+import { domainOfEntry, readRelease, readReleaseDistractors } from "./release.ts";
 
 const syntax = await pythonSyntax();
 
@@ -99,4 +99,11 @@ Deno.test("inconsistent release rows become rejects with clear reasons", async (
     [`${q}:12`, "empty field: correct_corpus_ids"],
     [`${q}:13`, "no entry point: the tests call no function the code defines"],
   ]);
+});
+
+Deno.test("a release query's domain comes from its exec_<domain>_<n> batch id", () => {
+  assertEquals(domainOfEntry("exec_string_processing_5"), "string_processing");
+  assertEquals(domainOfEntry("exec_date_time_12"), "date_time");
+  assertEquals(domainOfEntry("e2"), null);
+  assertEquals(domainOfEntry(7), null);
 });

@@ -17,7 +17,8 @@ export const importReleaseCommand: Command = {
 
 Read the paper's released bundle from DIR (or from $EXECRET_MIRROR/DIR):
 data/queries.jsonl, data/corpus.jsonl, data/execution_cache.jsonl,
-results/<model>.json, full_leaderboard.json, invocation_table.json,
+results/<model>.json, results/full_leaderboard.json and
+results/invocation_table.json (or those two at the root),
 tests/pairwise_tests.json, tests/confidence_intervals.json. Anything missing,
 malformed or inconsistent stops the import with one line naming the file and
 line or id (all problems go to the import rejects, out/tables/rejects.arrow).

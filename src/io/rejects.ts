@@ -1,5 +1,7 @@
 import { join } from "node:path";
-import { readRows, writeTable } from "./arrow_table.ts";
+import { tableFromIPC } from "apache-arrow";
+import { rowsOf, writeTable } from "./arrow_table.ts";
+import { UserError } from "../cli/command.ts";
 import { tablesDir } from "./paths.ts";
 import { REJECTS } from "../tables/schema.ts";
 
@@ -28,13 +30,33 @@ export async function writeRejects(stage: string, rows: readonly Reject[]): Prom
   const known = new Set<string>(REJECT_STAGES);
   const stages = [...REJECT_STAGES, ...(known.has(stage) ? [] : [stage])];
   for (const s of stages) {
-    try {
-      all.push(...await readRows<Reject>(join(tablesDir(), `rejects_${s}.arrow`)));
-    } catch {
-      // A stage that has not run yet has no rejects file.
-    }
+    all.push(...await readStageRejects(join(tablesDir(), `rejects_${s}.arrow`)));
   }
   await writeTable("rejects", all as unknown as Record<string, unknown>[], REJECTS);
+}
+
+/**
+ * One stage's rejects. A stage that has not run yet has no file, which is
+ * the only error ignored: a file that cannot be read or parsed is a one-line
+ * error naming it, so no stage's rejects are silently dropped.
+ */
+async function readStageRejects(path: string): Promise<Reject[]> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw new UserError(`${path}: cannot read (${firstLine(e)})`);
+  }
+  try {
+    return rowsOf<Reject>(tableFromIPC(bytes));
+  } catch (e) {
+    throw new UserError(`${path}: not an Arrow stream of rejects (${firstLine(e)})`);
+  }
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split("\n")[0];
 }
 
 /** One-line summary of rejects by reason, for the end of a stage. */

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { outDir } from "../io/paths.ts";
+import { UserError } from "../cli/command.ts";
 import { loadProfile, type Profile } from "./profile.ts";
 import { withStageLock } from "./stage_lock.ts";
 import { fingerprint, isFresh, writeStamp } from "./stamp.ts";
@@ -74,17 +75,44 @@ export async function runPipeline(
 
 /**
  * The profile the last `reproduce` used (recorded in out/run.json), so data
- * loaders run by the site build compute with the same settings.
+ * loaders run by the site build compute with the same settings. Only a
+ * missing run.json means "no recorded profile" (the default one); a run.json
+ * that cannot be read, is not JSON or names no known profile is a one-line
+ * error naming the file, since computing under the wrong profile would give
+ * tables that silently disagree with the run.
  */
 export function currentProfile(): Profile {
   const env = Deno.env.get("EXECRET_PROFILE");
   if (env) return loadProfile(env);
+  const path = join(outDir(), "run.json");
+  let text: string;
   try {
-    const run = JSON.parse(Deno.readTextFileSync(join(outDir(), "run.json")));
-    return loadProfile(run.profile);
-  } catch {
-    return loadProfile("default");
+    text = Deno.readTextFileSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return loadProfile("default");
+    throw new UserError(`${path}: cannot read (${firstLine(e)})`);
   }
+  let run: unknown;
+  try {
+    run = JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${path}: not valid JSON (${firstLine(e)})`);
+  }
+  const name = (run as { profile?: unknown } | null)?.profile;
+  if (typeof name !== "string" || name === "") {
+    throw new UserError(
+      `${path}: field "profile" must be a profile name, got ${JSON.stringify(name)}`,
+    );
+  }
+  try {
+    return loadProfile(name);
+  } catch (e) {
+    throw new UserError(`${path}: ${firstLine(e)}`);
+  }
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split("\n")[0];
 }
 
 /** Which stage writes each table. */

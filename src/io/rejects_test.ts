@@ -1,0 +1,41 @@
+import { deepStrictEqual as assertEquals, rejects as assertRejects } from "node:assert/strict";
+import { join } from "node:path";
+import { readRows } from "./arrow_table.ts";
+import { tablesDir } from "./paths.ts";
+import { writeRejects } from "./rejects.ts";
+
+async function freshOut(): Promise<void> {
+  Deno.env.set("EXECRET_OUT", await Deno.makeTempDir({ prefix: "execret-rejects-" }));
+}
+
+Deno.test("stages that have not run (no rejects file) are skipped in the combined table", async () => {
+  await freshOut();
+  await writeRejects("mutate", [{ stage: "", source: "s", locator: "t/1", reason: "no site" }]);
+  await writeRejects("tasks", [{ stage: "", source: "s", locator: "f:3", reason: "bad json" }]);
+  const all = await readRows<{ stage: string; locator: string }>(
+    join(tablesDir(), "rejects.arrow"),
+  );
+  assertEquals(all.map((r) => [r.stage, r.locator]), [["tasks", "f:3"], ["mutate", "t/1"]]);
+});
+
+Deno.test("a rejects file that exists but cannot be read is a one-line error naming it", async () => {
+  await freshOut();
+  await Deno.mkdir(tablesDir(), { recursive: true });
+  const unreadable = join(tablesDir(), "rejects_oracle.arrow");
+  await Deno.mkdir(unreadable); // a folder where the file should be: not "not found"
+  await assertRejects(
+    () => writeRejects("tasks", []),
+    (e: Error) => e.message.includes(unreadable) && !e.message.includes("\n"),
+  );
+});
+
+Deno.test("a corrupt rejects file is a one-line error naming it, not silently dropped", async () => {
+  await freshOut();
+  await Deno.mkdir(tablesDir(), { recursive: true });
+  const corrupt = join(tablesDir(), "rejects_oracle.arrow");
+  await Deno.writeTextFile(corrupt, "not an arrow stream");
+  await assertRejects(
+    () => writeRejects("tasks", []),
+    (e: Error) => e.message.includes(corrupt) && !e.message.includes("\n"),
+  );
+});

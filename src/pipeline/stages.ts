@@ -24,7 +24,10 @@ export interface StageDef {
   run(profile: Profile, quiet: boolean): Promise<unknown>;
 }
 
-const SHARED_CODE = ["src/io", "src/tables"];
+// The tree-sitter grammar is read from its package, not imported.
+const GRAMMAR = "npm:tree-sitter-python";
+// score's dot kernel runs its rows in workers (stats imports the kernel too).
+const DOT_WORKER = "src/score/_dot_worker.ts";
 const table = (name: string) => tablePath(name);
 const rejects = (stage: string) => join(outDir(), "tables", `rejects_${stage}.arrow`);
 
@@ -50,7 +53,8 @@ export const STAGES: StageDef[] = [
       Promise.resolve({
         settings: { sources: p.sources },
         files: ["data/builtin_tasks.jsonl", "data/sources.json", ...mirrorFiles()],
-        code: ["src/sources", ...SHARED_CODE],
+        entry: "src/sources/stage.ts",
+        assets: [GRAMMAR],
       }),
     outputs: () => Promise.resolve([table("tasks"), rejects("tasks")]),
     run: async (p, quiet) => {
@@ -64,7 +68,8 @@ export const STAGES: StageDef[] = [
       Promise.resolve({
         settings: { seed: p.mutation_seed, extensions: p.mutation_extensions },
         files: [table("tasks")],
-        code: ["src/mutate", ...SHARED_CODE],
+        entry: "src/mutate/stage.ts",
+        assets: ["src/mutate/_mutate_worker.ts", GRAMMAR],
       }),
     outputs: () => Promise.resolve([table("mutants"), rejects("mutate")]),
     run: async (p, quiet) => {
@@ -78,7 +83,13 @@ export const STAGES: StageDef[] = [
       Promise.resolve({
         settings: { runtime: p.runtime, timeout_ms: p.timeout_ms, max: p.max_distractors },
         files: [table("tasks"), table("mutants")],
-        code: ["src/oracle", ...SHARED_CODE],
+        entry: "src/oracle/stage.ts",
+        assets: [
+          "src/oracle/driver.py",
+          "src/oracle/pyodide_worker.ts",
+          "src/oracle/pyodide_host.ts",
+          "npm:pyodide",
+        ],
       }),
     outputs: () =>
       Promise.resolve(
@@ -102,7 +113,7 @@ export const STAGES: StageDef[] = [
       Promise.resolve({
         settings: { configs: p.configs },
         files: [table("queries"), table("corpus"), "data/invocations.json"],
-        code: ["src/embed", ...SHARED_CODE],
+        entry: "src/embed/stage.ts",
       }),
     outputs: async (p) => (await denseConfigs(p)).map((c) => join(embeddingsDir(), `${c}.arrow`)),
     run: async (p, quiet) => {
@@ -120,7 +131,8 @@ export const STAGES: StageDef[] = [
         "data/invocations.json",
         ...(await denseConfigs(p)).map((c) => join(embeddingsDir(), `${c}.arrow`)),
       ],
-      code: ["src/score", "src/metrics", "src/embed", ...SHARED_CODE],
+      entry: "src/score/stage.ts",
+      assets: [DOT_WORKER],
     }),
     outputs: () => Promise.resolve([table("rankings"), table("per_query")]),
     run: async (p, quiet) => {
@@ -134,7 +146,8 @@ export const STAGES: StageDef[] = [
       Promise.resolve({
         settings: { ks: p.ks, bootstrap: p.bootstrap, seed: p.seed },
         files: [table("per_query")],
-        code: ["src/stats", "src/metrics", ...SHARED_CODE],
+        entry: "src/stats/stage.ts",
+        assets: [DOT_WORKER],
       }),
     outputs: () => Promise.resolve(["metrics", "pairwise", "breakdowns"].map(table)),
     run: async (p, quiet) => {

@@ -2,18 +2,29 @@ import { join, relative } from "node:path";
 import { canonicalJson, sha256Hex } from "../io/hash.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { outDir } from "../io/paths.ts";
+import { codeFingerprint, REPO_ROOT } from "./code_fingerprint.ts";
 
 /**
  * What a stage's outputs are a function of: its settings, the bytes of its
- * input files, and the source code that computes it. Two runs with the same
+ * input files, and the code that computes it. Two runs with the same
  * fingerprint must give the same outputs, so the second can skip the stage.
  */
 export interface StageInputs {
   settings: unknown;
   /** Files whose content the stage reads (missing files count as absent). */
   files: string[];
-  /** Source folders whose code computes the stage. */
-  code: string[];
+  /**
+   * The stage's entry module (relative to the repository root): the code is
+   * every module in its import graph, as `deno info` lists it.
+   */
+  entry: string;
+  /**
+   * What the code loads at run time outside its import graph: worker
+   * modules (`.ts`, their graphs are followed), other repository files
+   * (driver.py), and `npm:<name>` for packages whose files are read rather
+   * than imported (taken by the version deno.json pins).
+   */
+  assets?: string[];
 }
 
 /** A stage's record of its last completed run. */
@@ -61,15 +72,17 @@ export async function dirDigest(
   return sha256Hex(parts.join("\n"));
 }
 
-/** The fingerprint of a stage's inputs (see {@link StageInputs}). */
-export async function fingerprint(inputs: StageInputs): Promise<string> {
+/**
+ * The fingerprint of a stage's inputs (see {@link StageInputs}); `root` is
+ * the repository whose code the entry and assets name.
+ */
+export async function fingerprint(
+  inputs: StageInputs,
+  root: string = REPO_ROOT,
+): Promise<string> {
   const files: Record<string, string | null> = {};
   for (const f of [...inputs.files].sort()) files[f] = await fileDigest(f);
-  const code: Record<string, string> = {};
-  // Tests do not compute outputs; editing one should not invalidate a stage.
-  for (const d of [...inputs.code].sort()) {
-    code[d] = await dirDigest(d, (n) => n.endsWith("_test.ts"));
-  }
+  const code = await codeFingerprint(inputs.entry, inputs.assets ?? [], root);
   return sha256Hex(canonicalJson({ settings: inputs.settings ?? null, files, code }));
 }
 

@@ -12,15 +12,21 @@ Deno.test("a stage is fresh only while its fingerprint and outputs are unchanged
     await Deno.writeTextFile(input, "a");
     await Deno.mkdir(join(dir, "tables"));
     await Deno.writeTextFile(output, "result");
-    const inputs = { settings: { seed: 1 }, files: [input], code: [] };
-    const key = await fingerprint(inputs);
+    const code = join(dir, "stage.ts");
+    await Deno.writeTextFile(code, "export const v = 1;\n");
+    await Deno.writeTextFile(join(dir, "deno.json"), "{}\n");
+    const inputs = { settings: { seed: 1 }, files: [input], entry: "stage.ts" };
+    const key = await fingerprint(inputs, dir);
     assertEquals(await isFresh("demo", key), false);
     await writeStamp("demo", key, [output]);
     assertEquals(await isFresh("demo", key), true);
-    // Settings, input bytes and output bytes each invalidate the stamp.
-    assertEquals(key === await fingerprint({ ...inputs, settings: { seed: 2 } }), false);
+    // Settings, input bytes, code and output bytes each invalidate the stamp.
+    assertEquals(key === await fingerprint({ ...inputs, settings: { seed: 2 } }, dir), false);
     await Deno.writeTextFile(input, "b");
-    assertEquals(key === await fingerprint(inputs), false);
+    const key2 = await fingerprint(inputs, dir);
+    assertEquals(key === key2, false);
+    await Deno.writeTextFile(code, "export const v = 2;\n");
+    assertEquals(key2 === await fingerprint(inputs, dir), false);
     await Deno.writeTextFile(output, "tampered");
     assertEquals(await isFresh("demo", key), false);
   } finally {

@@ -11,6 +11,7 @@ import { checkCommand } from "./commands/check.ts";
 import { benchCommand } from "./commands/bench.ts";
 import { reproduceCommand } from "./commands/reproduce.ts";
 import { importReleaseCommand } from "./commands/import_release.ts";
+import { fetchReleaseCommand } from "./commands/fetch_release.ts";
 
 /** Every subcommand, in pipeline order. */
 export const commands: Command[] = [
@@ -25,5 +26,6 @@ export const commands: Command[] = [
   checkCommand,
   benchCommand,
   reproduceCommand,
+  fetchReleaseCommand,
   importReleaseCommand,
 ];

@@ -44,7 +44,12 @@ unit: deps
 	cat out/test-fast.log out/test-slow.log; \
 	exit $$(( fast || slow ))
 
-test: check unit
+# Chromium first (scripts/ensure_chromium.sh installs it when it can): when it
+# is missing and cannot be installed, one line says what to install and
+# nothing else runs, instead of the site's browser test failing at the end.
+test:
+	@$(SHELL) scripts/ensure_chromium.sh
+	@$(MAKE) --no-print-directory check unit
 
 reproduce: deps
 	$(RUN) reproduce --profile $(PROFILE) $(FLAGS)

@@ -1,0 +1,553 @@
+/**
+ * Reading numpy `.npz` archives (what `np.savez` / `np.savez_compressed`
+ * write) without numpy: a ZIP reader (stored and deflate entries, zip64,
+ * CRC-32 checked) and an NPY parser (format versions 1, 2 and 3). Pickled
+ * object arrays are refused, never unpickled.
+ *
+ * @module
+ */
+
+/** The values of one array, row-major (C order) whatever the file's order. */
+export type NdData =
+  | Float32Array
+  | Float64Array
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | BigInt64Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | BigUint64Array
+  | string[];
+
+/**
+ * One array of an `.npz`. `dtype` is the file's descr (`<f4`, `>f8`, `<f2`,
+ * `<U12`, `|S8`, `|b1`, ...); `data` holds native values: floats of any
+ * width or byte order become Float32Array (`f2`, `f4`) or Float64Array
+ * (`f8`), `b1` becomes Uint8Array of 0/1, strings become `string[]` with
+ * trailing NULs stripped.
+ */
+export interface NdArray {
+  name: string;
+  dtype: string;
+  shape: number[];
+  data: NdData;
+}
+
+/** Where an entry's bytes are and how they are stored (from the central directory). */
+interface ZipEntry {
+  name: string;
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  localOffset: number;
+  /** MS-DOS date and time (local time of the writer, 2-second resolution). */
+  dosDate: number;
+  dosTime: number;
+}
+
+const SIG_EOCD = 0x06054b50;
+const SIG_ZIP64_LOCATOR = 0x07064b50;
+const SIG_ZIP64_EOCD = 0x06064b50;
+const SIG_CENTRAL = 0x02014b50;
+const SIG_LOCAL = 0x04034b50;
+
+/**
+ * Read every array of an `.npz` file's bytes, keyed by array name (the entry
+ * name without `.npy`). Errors are one line starting with `file`.
+ *
+ * @example
+ * ```ts
+ * const arrays = await readNpz(await Deno.readFile("embeddings/m.npz"), "embeddings/m.npz");
+ * arrays.get("query_embeddings")?.shape; // [939, 1024]
+ * ```
+ */
+export async function readNpz(bytes: Uint8Array, file: string): Promise<Map<string, NdArray>> {
+  const out = new Map<string, NdArray>();
+  for (const entry of zipEntries(bytes, file)) {
+    const where = `${file}: entry ${entry.name}`;
+    if (!entry.name.endsWith(".npy")) continue; // np.load ignores other members too
+    const raw = await entryBytes(bytes, entry, where);
+    if (crc32(raw) !== entry.crc) throw new Error(`${where}: CRC-32 mismatch (corrupted archive)`);
+    const name = entry.name.slice(0, -".npy".length);
+    if (out.has(name)) throw new Error(`${where}: array ${name} appears twice`);
+    out.set(name, parseNpy(raw, name, `${file}: array ${name}`));
+  }
+  return out;
+}
+
+/**
+ * When the archive was written: the newest entry time of its central
+ * directory (ZIP keeps the writer's local time, no zone), as
+ * `YYYY-MM-DDTHH:MM:SS`. A property of the bytes, so the same file always
+ * gives the same value.
+ */
+export function npzWrittenAt(bytes: Uint8Array, file: string): string {
+  let newest = 0;
+  for (const e of zipEntries(bytes, file)) newest = Math.max(newest, e.dosDate * 65536 + e.dosTime);
+  const date = Math.floor(newest / 65536), time = newest % 65536;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const year = 1980 + (date >> 9),
+    month = Math.max(1, (date >> 5) & 15),
+    day = Math.max(1, date & 31);
+  return `${year}-${pad(month)}-${pad(day)}T${pad(time >> 11)}:${pad((time >> 5) & 63)}:${
+    pad((time & 31) * 2)
+  }`;
+}
+
+/** The entries listed in the central directory, with zip64 sizes and offsets resolved. */
+function zipEntries(bytes: Uint8Array, file: string): ZipEntry[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const fail = (msg: string): never => {
+    throw new Error(`${file}: ${msg}`);
+  };
+  // The end-of-central-directory record is 22 bytes plus a comment of up to 65,535.
+  let eocd = -1;
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
+    if (view.getUint32(i, true) === SIG_EOCD) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) fail("not a ZIP archive (no end-of-central-directory record)");
+  let count = view.getUint16(eocd + 10, true);
+  let cdSize = view.getUint32(eocd + 12, true);
+  let cdOffset = view.getUint32(eocd + 16, true);
+  if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
+    const loc = eocd - 20;
+    if (loc < 0 || view.getUint32(loc, true) !== SIG_ZIP64_LOCATOR) {
+      fail("ZIP64 sizes without a zip64 end-of-central-directory locator");
+    }
+    const rec = big(view, loc + 8, file);
+    if (rec + 56 > bytes.length || view.getUint32(rec, true) !== SIG_ZIP64_EOCD) {
+      fail("zip64 end-of-central-directory record not found");
+    }
+    count = big(view, rec + 32, file);
+    cdSize = big(view, rec + 40, file);
+    cdOffset = big(view, rec + 48, file);
+  }
+  if (cdOffset + cdSize > bytes.length) fail("central directory lies past the end (truncated?)");
+  const entries: ZipEntry[] = [];
+  let p = cdOffset;
+  for (let n = 0; n < count; n++) {
+    if (p + 46 > bytes.length || view.getUint32(p, true) !== SIG_CENTRAL) {
+      fail(`central directory entry ${n} is damaged`);
+    }
+    const flags = view.getUint16(p + 8, true);
+    const nameLen = view.getUint16(p + 28, true);
+    const extraLen = view.getUint16(p + 30, true);
+    const commentLen = view.getUint16(p + 32, true);
+    const nameBytes = bytes.subarray(p + 46, p + 46 + nameLen);
+    // Bit 11: UTF-8 names; numpy's names are ASCII either way.
+    const name = new TextDecoder(flags & 0x800 ? "utf-8" : "latin1").decode(nameBytes);
+    const e: ZipEntry = {
+      name,
+      method: view.getUint16(p + 10, true),
+      crc: view.getUint32(p + 16, true),
+      compressedSize: view.getUint32(p + 20, true),
+      size: view.getUint32(p + 24, true),
+      localOffset: view.getUint32(p + 42, true),
+      dosTime: view.getUint16(p + 12, true),
+      dosDate: view.getUint16(p + 14, true),
+    };
+    if (flags & 1) fail(`entry ${name} is encrypted`);
+    readZip64Extra(view, p + 46 + nameLen, extraLen, e, `${file}: entry ${name}`);
+    entries.push(e);
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return entries;
+}
+
+/**
+ * Replace 0xFFFFFFFF sizes and offset by the zip64 extra field's 8-byte values,
+ * which appear in the order uncompressed size, compressed size, local offset.
+ */
+function readZip64Extra(view: DataView, at: number, len: number, e: ZipEntry, where: string) {
+  const end = at + len;
+  while (at + 4 <= end) {
+    const id = view.getUint16(at, true);
+    const size = view.getUint16(at + 2, true);
+    if (id === 0x0001) {
+      let q = at + 4;
+      const take = () => {
+        if (q + 8 > at + 4 + size) throw new Error(`${where}: zip64 extra field too short`);
+        const v = big(view, q, where);
+        q += 8;
+        return v;
+      };
+      if (e.size === 0xffffffff) e.size = take();
+      if (e.compressedSize === 0xffffffff) e.compressedSize = take();
+      if (e.localOffset === 0xffffffff) e.localOffset = take();
+      return;
+    }
+    at += 4 + size;
+  }
+  if (e.size === 0xffffffff || e.compressedSize === 0xffffffff || e.localOffset === 0xffffffff) {
+    throw new Error(`${where}: ZIP64 sizes without a zip64 extra field`);
+  }
+}
+
+function big(view: DataView, at: number, where: string): number {
+  const v = view.getBigUint64(at, true);
+  if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${where}: 64-bit size out of range`);
+  return Number(v);
+}
+
+/** The uncompressed bytes of one entry (stored or deflate), size checked. */
+async function entryBytes(bytes: Uint8Array, e: ZipEntry, where: string): Promise<Uint8Array> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = e.localOffset;
+  if (at + 30 > bytes.length || view.getUint32(at, true) !== SIG_LOCAL) {
+    throw new Error(`${where}: local header not found at offset ${at}`);
+  }
+  // The local header's own name and extra lengths may differ from the central copy.
+  const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+  const end = start + e.compressedSize;
+  if (end > bytes.length) throw new Error(`${where}: data runs past the end (truncated archive)`);
+  const packed = bytes.subarray(start, end);
+  let raw: Uint8Array;
+  if (e.method === 0) raw = packed;
+  else if (e.method === 8) raw = await inflateRaw(packed, e.size, where);
+  else throw new Error(`${where}: compression method ${e.method} (only stored and deflate)`);
+  if (raw.length !== e.size) {
+    throw new Error(`${where}: ${raw.length} bytes, the directory says ${e.size}`);
+  }
+  return raw;
+}
+
+/** Inflate raw deflate data into a buffer of the expected size. */
+async function inflateRaw(packed: Uint8Array, size: number, where: string): Promise<Uint8Array> {
+  const out = new Uint8Array(size);
+  let at = 0;
+  try {
+    const stream = new Blob([packed as Uint8Array<ArrayBuffer>]).stream()
+      .pipeThrough(new DecompressionStream("deflate-raw"));
+    for await (const chunk of stream) {
+      if (at + chunk.length > size) {
+        throw new Error(`inflates past the ${size} bytes the directory says`);
+      }
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+  } catch (e) {
+    throw new Error(`${where}: cannot inflate (${(e as Error).message})`);
+  }
+  return at === size ? out : out.subarray(0, at);
+}
+
+/** CRC-32 (IEEE, as ZIP uses), slicing by 8 bytes at a time for speed. */
+export function crc32(data: Uint8Array): number {
+  const t = CRC_TABLES;
+  let crc = 0xffffffff;
+  let i = 0;
+  const n8 = data.length - (data.length % 8);
+  for (; i < n8; i += 8) {
+    const a = (crc ^ (data[i] | data[i + 1] << 8 | data[i + 2] << 16 | data[i + 3] << 24)) >>> 0;
+    crc = t[7 * 256 + (a & 0xff)] ^ t[6 * 256 + ((a >>> 8) & 0xff)] ^
+      t[5 * 256 + ((a >>> 16) & 0xff)] ^ t[4 * 256 + (a >>> 24)] ^
+      t[3 * 256 + data[i + 4]] ^ t[2 * 256 + data[i + 5]] ^
+      t[256 + data[i + 6]] ^ t[data[i + 7]];
+  }
+  for (; i < data.length; i++) crc = t[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+const CRC_TABLES = (() => {
+  const t = new Uint32Array(8 * 256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  for (let s = 1; s < 8; s++) {
+    for (let n = 0; n < 256; n++) {
+      const prev = t[(s - 1) * 256 + n];
+      t[s * 256 + n] = (t[prev & 0xff] ^ (prev >>> 8)) >>> 0;
+    }
+  }
+  return t;
+})();
+
+/** The header dictionary of an `.npy` file. */
+interface NpyHeader {
+  descr: string;
+  fortranOrder: boolean;
+  shape: number[];
+}
+
+/**
+ * Parse one `.npy` file's bytes (format 1.0, 2.0 or 3.0). `where` starts
+ * every error ("<file>: array <name>").
+ */
+export function parseNpy(raw: Uint8Array, name: string, where: string): NdArray {
+  const magic = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
+  if (raw.length < 10 || magic.some((b, i) => raw[i] !== b)) {
+    throw new Error(`${where}: not an .npy file (bad magic)`);
+  }
+  const major = raw[6];
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  let headerLen: number, headerStart: number;
+  if (major === 1) [headerLen, headerStart] = [view.getUint16(8, true), 10];
+  else if (major === 2 || major === 3) {
+    if (raw.length < 12) throw new Error(`${where}: .npy header truncated`);
+    [headerLen, headerStart] = [view.getUint32(8, true), 12];
+  } else throw new Error(`${where}: .npy format version ${major}.${raw[7]} is not 1, 2 or 3`);
+  const dataStart = headerStart + headerLen;
+  if (dataStart > raw.length) throw new Error(`${where}: .npy header truncated`);
+  const text = new TextDecoder(major === 3 ? "utf-8" : "latin1")
+    .decode(raw.subarray(headerStart, dataStart));
+  const header = npyHeader(text, where);
+  const count = header.shape.reduce((a, b) => a * b, 1);
+  const body = raw.subarray(dataStart);
+  let data = decodeValues(body, header.descr, count, where);
+  // Fortran order stores the reversed shape in C order; transposing gives row-major.
+  if (header.fortranOrder && header.shape.length > 1) {
+    data = transposeAll(data, [...header.shape].reverse());
+  }
+  return { name, dtype: header.descr, shape: header.shape, data };
+}
+
+/** Parse the header dict: `{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }`. */
+function npyHeader(text: string, where: string): NpyHeader {
+  let value: unknown;
+  try {
+    value = new PyLiteral(text).parse();
+  } catch (e) {
+    throw new Error(`${where}: unreadable .npy header (${(e as Error).message})`);
+  }
+  const h = value as Record<string, unknown>;
+  if (!h || typeof h !== "object" || Array.isArray(h)) {
+    throw new Error(`${where}: .npy header is not a dict`);
+  }
+  if (typeof h.descr !== "string") {
+    throw new Error(`${where}: structured dtype ${JSON.stringify(h.descr)} is not supported`);
+  }
+  if (typeof h.fortran_order !== "boolean") {
+    throw new Error(`${where}: .npy header has no boolean fortran_order`);
+  }
+  const shape = h.shape;
+  if (
+    !Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && (d as number) >= 0)
+  ) throw new Error(`${where}: .npy header shape ${JSON.stringify(shape)} is not a tuple of ints`);
+  return { descr: h.descr, fortranOrder: h.fortran_order, shape: shape as number[] };
+}
+
+/**
+ * A parser for the Python literals an .npy header may hold (dicts, tuples,
+ * lists, quoted strings, ints, True/False/None) — never `eval`.
+ */
+class PyLiteral {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  parse(): unknown {
+    const v = this.value();
+    this.ws();
+    if (this.i < this.s.length) {
+      throw new Error(`unexpected "${this.s.slice(this.i, this.i + 10)}"`);
+    }
+    return v;
+  }
+
+  private ws() {
+    while (this.i < this.s.length && /\s/.test(this.s[this.i])) this.i++;
+  }
+
+  private value(): unknown {
+    this.ws();
+    const c = this.s[this.i];
+    if (c === "{") return this.dict();
+    if (c === "(" || c === "[") return this.seq(c === "(" ? ")" : "]");
+    if (c === "'" || c === '"') return this.str();
+    const m = /^(True|False|None|-?\d+L?)/.exec(this.s.slice(this.i));
+    if (!m) throw new Error(`unexpected "${this.s.slice(this.i, this.i + 10)}"`);
+    this.i += m[0].length;
+    if (m[0] === "True") return true;
+    if (m[0] === "False") return false;
+    if (m[0] === "None") return null;
+    return Number(m[0].replace("L", ""));
+  }
+
+  private expect(c: string) {
+    this.ws();
+    if (this.s[this.i] !== c) throw new Error(`expected "${c}" at ${this.i}`);
+    this.i++;
+  }
+
+  private dict(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.expect("{");
+    for (;;) {
+      this.ws();
+      if (this.s[this.i] === "}") break;
+      const key = this.value();
+      if (typeof key !== "string") throw new Error("dict key is not a string");
+      this.expect(":");
+      out[key] = this.value();
+      this.ws();
+      if (this.s[this.i] === ",") this.i++;
+      else if (this.s[this.i] !== "}") throw new Error(`expected "," or "}" at ${this.i}`);
+    }
+    this.i++;
+    return out;
+  }
+
+  private seq(close: string): unknown[] {
+    const out: unknown[] = [];
+    this.i++;
+    for (;;) {
+      this.ws();
+      if (this.s[this.i] === close) break;
+      out.push(this.value());
+      this.ws();
+      if (this.s[this.i] === ",") this.i++;
+      else if (this.s[this.i] !== close) throw new Error(`expected "," or "${close}" at ${this.i}`);
+    }
+    this.i++;
+    return out;
+  }
+
+  private str(): string {
+    const q = this.s[this.i++];
+    let out = "";
+    while (this.i < this.s.length && this.s[this.i] !== q) {
+      if (this.s[this.i] === "\\") this.i++;
+      out += this.s[this.i++];
+    }
+    if (this.i >= this.s.length) throw new Error("unterminated string");
+    this.i++;
+    return out;
+  }
+}
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Decode `count` values of type `descr` from the data section. */
+function decodeValues(body: Uint8Array, descr: string, count: number, where: string): NdData {
+  const m = /^([<>|=])([a-zA-Z])(\d*)$/.exec(descr);
+  if (!m) throw new Error(`${where}: dtype ${descr} is not supported`);
+  const [, order, kind, widthText] = m;
+  if (kind === "O") {
+    throw new Error(
+      `${where}: dtype ${descr} holds Python objects (a pickle); refusing to unpickle`,
+    );
+  }
+  const width = Number(widthText);
+  const littleFile = order === "<" || order === "|" || (order === "=" && LITTLE_ENDIAN_HOST);
+  const needed = kind === "U" ? count * width * 4 : count * width;
+  if (!Number.isSafeInteger(needed) || body.length < needed) {
+    throw new Error(
+      `${where}: data holds ${body.length} bytes, dtype ${descr} × ${count} needs ${needed}`,
+    );
+  }
+  if (kind === "U") return utf32Strings(body, count, width, littleFile);
+  if (kind === "S" || kind === "a") return byteStrings(body, count, width);
+  // Copy into a fresh aligned buffer in host byte order.
+  const bytes = body.slice(0, needed);
+  if (width > 1 && littleFile !== LITTLE_ENDIAN_HOST) swapBytes(bytes, width);
+  const buf = bytes.buffer;
+  switch (`${kind}${width}`) {
+    case "f2":
+      return halfToFloat(new Uint16Array(buf));
+    case "f4":
+      return new Float32Array(buf);
+    case "f8":
+      return new Float64Array(buf);
+    case "i1":
+      return new Int8Array(buf);
+    case "i2":
+      return new Int16Array(buf);
+    case "i4":
+      return new Int32Array(buf);
+    case "i8":
+      return new BigInt64Array(buf);
+    case "u1":
+    case "b1":
+      return new Uint8Array(buf);
+    case "u2":
+      return new Uint16Array(buf);
+    case "u4":
+      return new Uint32Array(buf);
+    case "u8":
+      return new BigUint64Array(buf);
+  }
+  throw new Error(`${where}: dtype ${descr} is not supported`);
+}
+
+function swapBytes(bytes: Uint8Array, width: number) {
+  for (let i = 0; i < bytes.length; i += width) {
+    for (let a = i, b = i + width - 1; a < b; a++, b--) {
+      const t = bytes[a];
+      bytes[a] = bytes[b];
+      bytes[b] = t;
+    }
+  }
+}
+
+/** IEEE half-precision bits to float32 (exact: every half is a float32). */
+function halfToFloat(h: Uint16Array): Float32Array {
+  const out = new Float32Array(h.length);
+  for (let i = 0; i < h.length; i++) {
+    const x = h[i];
+    const sign = x & 0x8000 ? -1 : 1;
+    const exp = (x >> 10) & 0x1f;
+    const frac = x & 0x3ff;
+    if (exp === 0) out[i] = sign * frac * 2 ** -24;
+    else if (exp === 31) out[i] = frac ? NaN : sign * Infinity;
+    else out[i] = sign * (1 + frac / 1024) * 2 ** (exp - 15);
+  }
+  return out;
+}
+
+/** numpy `U<n>`: n UTF-32 code units per element, trailing NULs dropped. */
+function utf32Strings(body: Uint8Array, count: number, width: number, little: boolean): string[] {
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  const out: string[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const cps: number[] = [];
+    for (let k = 0; k < width; k++) cps.push(view.getUint32((i * width + k) * 4, little));
+    while (cps.length && cps[cps.length - 1] === 0) cps.pop();
+    out[i] = String.fromCodePoint(...cps);
+  }
+  return out;
+}
+
+/** numpy `S<n>`: n bytes per element, trailing NULs dropped, read as UTF-8. */
+function byteStrings(body: Uint8Array, count: number, width: number): string[] {
+  const dec = new TextDecoder();
+  const out: string[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    let end = (i + 1) * width;
+    while (end > i * width && body[end - 1] === 0) end--;
+    out[i] = dec.decode(body.subarray(i * width, end));
+  }
+  return out;
+}
+
+/** Reverse all axes of a C-order array of shape `shape` (the transpose numpy's `.T` gives). */
+function transposeAll(data: NdData, shape: number[]): NdData {
+  const n = data.length;
+  const out = (Array.isArray(data) ? new Array(n) : new (data.constructor as {
+    new (n: number): Exclude<NdData, string[]>;
+  })(n)) as NdData;
+  const rank = shape.length;
+  // Strides of the source (C order over `shape`) and of the result (C order over the reverse).
+  const src = new Array<number>(rank);
+  src[rank - 1] = 1;
+  for (let a = rank - 2; a >= 0; a--) src[a] = src[a + 1] * shape[a + 1];
+  const idx = new Array<number>(rank).fill(0);
+  for (let o = 0; o < n; o++) {
+    // idx is the result's index, most significant axis first; it reads source axes reversed.
+    let s = 0;
+    for (let a = 0; a < rank; a++) s += idx[a] * src[rank - 1 - a];
+    (out as unknown as { [i: number]: unknown })[o] =
+      (data as unknown as { [i: number]: unknown })[s];
+    for (let a = rank - 1; a >= 0; a--) {
+      if (++idx[a] < shape[rank - 1 - a]) break;
+      idx[a] = 0;
+    }
+  }
+  return out;
+}

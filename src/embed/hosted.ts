@@ -1,14 +1,16 @@
 import { type Invocation, roleParams, textToSend } from "./invocations.ts";
-import type { DenseProvider, Role } from "./provider.ts";
+import type { DenseProvider, EmbedReport, Role } from "./provider.ts";
 import type { ResolvedOptions } from "./registry.ts";
 import {
-  inBatches,
+  HttpError,
   newStats,
   postJson,
   type RequestStats,
   type RetryOptions,
 } from "./http_client.ts";
 import { finishVectors } from "./vectors.ts";
+import { packBatches, requestLimits, truncateToTokens } from "./request_budget.ts";
+import { isTooLong, TooLongError } from "./too_long.ts";
 
 /** A provider's wire format: how to ask for a batch and where the vectors are in the answer. */
 export interface WireFormat {
@@ -47,9 +49,80 @@ export function retryOptions(inv: Invocation): RetryOptions {
 }
 
 /**
- * A dense provider over a native HTTP API: batches of `batch_size` texts,
- * `concurrency` requests in flight, retries per {@link postJson}, every
- * answer checked by {@link finishVectors}.
+ * Send one batch of exact texts and return its checked vectors; throws
+ * {@link TooLongError} when the provider says the batch or its input is too long.
+ */
+export type BatchRequest = (batch: string[], where: string) => Promise<Float32Array[]>;
+
+/**
+ * Embed `texts` (already as sent) within the config's request limits:
+ * batches packed by count and by a token upper bound ({@link packBatches}),
+ * `concurrency` in flight. A batch the provider calls too long is split in
+ * half and each half sent again; a single input it calls too long is cut to
+ * `limits.tokens_per_input` ({@link truncateToTokens}) and sent once more,
+ * and its index is reported as truncated. Deterministic: the same texts give
+ * the same requests.
+ */
+export async function embedWithinLimits(
+  inv: Invocation,
+  texts: readonly string[],
+  role: Role,
+  request: BatchRequest,
+  stats: RequestStats,
+): Promise<EmbedReport> {
+  const limits = requestLimits(inv);
+  const work = texts.slice();
+  const vectors: Float32Array[] = new Array(texts.length);
+  const truncated: number[] = [];
+  const run = async (start: number, end: number): Promise<void> => {
+    try {
+      const got = await request(work.slice(start, end), `batch at ${role} ${start}`);
+      got.forEach((v, k) => vectors[start + k] = v);
+      return;
+    } catch (e) {
+      if (!(e instanceof TooLongError)) throw e;
+      if (end - start > 1) {
+        // Halves, one after the other, so a split never raises the requests in flight.
+        stats.splits++;
+        const mid = start + Math.ceil((end - start) / 2);
+        await run(start, mid);
+        await run(mid, end);
+        return;
+      }
+      const max = limits.tokens_per_input;
+      const cut = max === undefined ? work[start] : truncateToTokens(work[start], max);
+      if (truncated.includes(start) || cut.length === work[start].length) {
+        throw new Error(
+          `${inv.name}: a ${role} text of ${texts[start].length} chars is too long ${
+            max === undefined
+              ? "and the config sets no limits.tokens_per_input to cut it to"
+              : `even cut to limits.tokens_per_input ${max}`
+          } (${e.message})`,
+        );
+      }
+      work[start] = cut;
+      truncated.push(start);
+      stats.truncated++;
+      await run(start, end);
+    }
+  };
+  const ranges = packBatches(work, inv.batch_size ?? 32, limits);
+  let next = 0;
+  const worker = async () => {
+    while (next < ranges.length) {
+      const [start, end] = ranges[next++];
+      await run(start, end);
+    }
+  };
+  const n = Math.min(inv.concurrency ?? 2, ranges.length);
+  await Promise.all(Array.from({ length: n }, worker));
+  return { vectors, truncated: truncated.sort((a, b) => a - b) };
+}
+
+/**
+ * A dense provider over a native HTTP API: batches within the config's
+ * request limits ({@link embedWithinLimits}), retries per {@link postJson},
+ * every answer checked by {@link finishVectors}.
  */
 export function hostedProvider(
   inv: Invocation,
@@ -59,13 +132,12 @@ export function hostedProvider(
   const stats = newStats();
   const retry = retryOptions(inv);
   const url = o.baseUrl + wire.path(inv);
-  return {
-    kind: "dense",
-    stats,
-    embed(texts, role) {
-      const sent = texts.map((t) => textToSend(inv, t, role));
-      return inBatches(sent, inv.batch_size ?? 32, inv.concurrency ?? 2, async (batch, start) => {
-        const json = await postJson(
+  const embedReport = (texts: string[], role: Role): Promise<EmbedReport> => {
+    const sent = texts.map((t) => textToSend(inv, t, role));
+    return embedWithinLimits(inv, sent, role, async (batch, where) => {
+      let json: unknown;
+      try {
+        json = await postJson(
           o.fetch,
           url,
           wire.body(inv, batch, role),
@@ -73,12 +145,23 @@ export function hostedProvider(
           retry,
           stats,
         );
-        for (const t of batch) stats.chars += t.length;
-        const { vectors, tokens } = wire.parse(json);
-        stats.tokens += tokens;
-        return finishVectors(inv, vectors, batch.length, `batch at ${role} ${start}`);
-      });
-    },
+      } catch (e) {
+        if (e instanceof HttpError && isTooLong(inv.provider, e.status, e.body)) {
+          throw new TooLongError(`HTTP ${e.status}: ${e.body.slice(0, 200).replace(/\s+/g, " ")}`);
+        }
+        throw e;
+      }
+      for (const t of batch) stats.chars += t.length;
+      const { vectors, tokens } = wire.parse(json);
+      stats.tokens += tokens;
+      return finishVectors(inv, vectors, batch.length, where);
+    }, stats);
+  };
+  return {
+    kind: "dense",
+    stats,
+    embedReport,
+    embed: async (texts, role) => (await embedReport(texts, role)).vectors,
   };
 }
 

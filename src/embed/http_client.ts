@@ -1,7 +1,12 @@
+import { retryHint } from "./retry_hints.ts";
+
+export { parseRetryAfter } from "./retry_hints.ts";
+
 /**
  * Resilient HTTP for hosted embedding APIs: a per-request timeout, retries
- * with exponential backoff and jitter that honour `Retry-After` on 429/503,
- * and errors that name the config and what went wrong. A response that
+ * with exponential backoff and jitter that honour the server's own delay
+ * (`retry-after-ms`, `Retry-After`, a Gemini `RetryInfo.retryDelay`) and
+ * `x-should-retry`, and errors that name the config and what went wrong. A response that
  * parses but breaks the contract (wrong count, wrong dims) is not retried:
  * it fails loudly rather than storing a wrong vector.
  */
@@ -29,6 +34,13 @@ export class RetryableError extends Error {
   }
 }
 
+/** An HTTP error that is not retried, with its status and body for callers that look closer (too-long checks). */
+export class HttpError extends Error {
+  constructor(message: string, readonly status: number, readonly body: string) {
+    super(message);
+  }
+}
+
 /** Counters a hosted provider keeps (reported by the embed stage). */
 export interface RequestStats {
   requests: number;
@@ -37,29 +49,24 @@ export interface RequestStats {
   tokens: number;
   /** Characters sent. */
   chars: number;
+  /** Batches split in half after the provider said they were too long. */
+  splits: number;
+  /** Inputs cut to the per-input limit after the provider said they were too long. */
+  truncated: number;
 }
 
 /** Fresh zeroed counters. */
 export function newStats(): RequestStats {
-  return { requests: 0, retries: 0, tokens: 0, chars: 0 };
+  return { requests: 0, retries: 0, tokens: 0, chars: 0, splits: 0, truncated: 0 };
 }
 
-/** Delay before retry `attempt` (0-based): `Retry-After` when given, else backoff with jitter. */
+/** Delay before retry `attempt` (0-based): the server's own delay when given (at most 10 min), else backoff with jitter. */
 export function retryDelay(attempt: number, options: RetryOptions, retryAfterMs?: number): number {
   if (retryAfterMs !== undefined) return Math.min(retryAfterMs, 10 * 60_000);
   const cap = options.maxBackoffMs ?? 60_000;
   const base = Math.min(cap, options.backoffMs * 2 ** attempt);
   // "Equal jitter": half fixed, half random, so concurrent clients spread out.
   return base / 2 + Math.random() * (base / 2);
-}
-
-/** Parse a `Retry-After` header (seconds or an HTTP date) into ms, or undefined. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === "") return undefined;
-  const secs = Number(value);
-  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** Run `attempt` until it succeeds, retrying RetryableErrors; any other error ends at once. */
@@ -107,8 +114,10 @@ export function isRetryableStatus(status: number): boolean {
 
 /**
  * POST a JSON body and return the parsed JSON answer, with timeout and
- * retries. Non-retryable HTTP errors (400, 401, 403, 404, ...) fail at once
- * with the status and the start of the body.
+ * retries. Non-retryable HTTP errors (400, 401, 403, 404, ...) and any
+ * answer with `x-should-retry: false` fail at once with an {@link HttpError}
+ * naming the config, the status and the start of the body; `x-should-retry:
+ * true` makes any status retryable.
  */
 export function postJson(
   fetchFn: typeof fetch,
@@ -143,13 +152,18 @@ export function postJson(
     if (!res.ok) {
       const snippet = text.slice(0, 200).replace(/\s+/g, " ");
       const message = `HTTP ${res.status} from ${url}: ${snippet}`;
-      if (isRetryableStatus(res.status)) {
-        const after = res.status === 429 || res.status === 503
-          ? parseRetryAfter(res.headers.get("retry-after"))
-          : undefined;
-        throw new RetryableError(message, after);
+      const hint = retryHint(res.headers, text);
+      if (hint.noRetry) {
+        throw new HttpError(
+          `${options.label}: ${message} (x-should-retry: false, not retried)`,
+          res.status,
+          text,
+        );
       }
-      throw new Error(`${options.label}: ${message}`);
+      if (isRetryableStatus(res.status) || hint.forceRetry) {
+        throw new RetryableError(message, hint.afterMs);
+      }
+      throw new HttpError(`${options.label}: ${message}`, res.status, text);
     }
     try {
       return JSON.parse(text);

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Role, Similarity } from "./provider.ts";
+import type { RequestLimits } from "./request_budget.ts";
 
 /** Providers the kit knows how to call; each has one module under `providers/`. */
 export const PROVIDERS = [
@@ -48,6 +49,13 @@ export interface Invocation {
   params?: Record<string, unknown>;
   /** Texts per request (the provider's documented limit or less). */
   batch_size?: number;
+  /**
+   * What one request may carry (texts, tokens summed per request, tokens per
+   * input), per the provider's documentation; fields left out come from the
+   * provider's defaults (`PROVIDER_LIMITS` in request_budget.ts). Hosted
+   * batches are packed by count and by a token upper bound within these.
+   */
+  limits?: RequestLimits;
   /** Requests in flight at once (hosted providers). */
   concurrency?: number;
   /** Characters kept of each text (prefix included); longer texts follow `truncation`. */
@@ -98,6 +106,7 @@ const KNOWN_KEYS = new Set([
   "document",
   "params",
   "batch_size",
+  "limits",
   "concurrency",
   "max_chars",
   "truncation",
@@ -172,6 +181,17 @@ export function validateInvocation(raw: unknown, where: string): Invocation {
     fail(`"pooling" must be mean, cls or last`);
   }
   if (e.params !== undefined && !isPlainObject(e.params)) fail(`"params" must be an object`);
+  if (e.limits !== undefined) {
+    if (!isPlainObject(e.limits)) fail(`"limits" must be an object`);
+    for (const [k, v] of Object.entries(e.limits as Record<string, unknown>)) {
+      if (!["texts", "tokens_per_request", "tokens_per_input"].includes(k)) {
+        fail(`"limits.${k}" is not texts, tokens_per_request or tokens_per_input`);
+      }
+      if (!Number.isInteger(v) || (v as number) <= 0) {
+        fail(`"limits.${k}" must be a positive integer`);
+      }
+    }
+  }
   for (const role of ["query", "document"] as const) {
     const r = e[role];
     if (!isPlainObject(r)) fail(`"${role}" must be an object with optional prefix and params`);

@@ -14,11 +14,20 @@ export type Role = "query" | "document";
 /** How scores are computed from dense vectors. */
 export type Similarity = "cosine" | "dot";
 
+/** Vectors for a list of texts, and which of them the kit had to cut to fit the provider. */
+export interface EmbedReport {
+  vectors: Float32Array[];
+  /** Indices (into the texts) of inputs truncated after the provider said they were too long. */
+  truncated: number[];
+}
+
 /** A dense embedding provider: one small method, as in MTEB's `encode`. */
 export interface DenseProvider {
   kind: "dense";
   /** Embed texts in a role; one Float32Array per text, in order. */
   embed(texts: string[], role: Role): Promise<Float32Array[]>;
+  /** The same, also naming the inputs that were truncated (hosted providers). */
+  embedReport?(texts: string[], role: Role): Promise<EmbedReport>;
 }
 
 /** A sparse/lexical retriever scoring every query against every document. */
@@ -42,7 +51,10 @@ export type Provider = DenseProvider | SparseProvider;
  * strings) `config`, `provider`, `model`, `similarity` (cosine | dot), `dims`,
  * `normalized` ("true" | "false"), `invocation` (JSON of the table entry),
  * `versions` (JSON), `created_at` (ISO time of the earliest vector fetch in
- * the cache, so reruns give identical bytes). Rows: queries first, then pool
+ * the cache, so reruns give identical bytes), and `truncated_inputs` (the
+ * number of distinct texts the kit cut to the provider's per-input limit
+ * after a too-long answer; present only when above 0, so files of runs
+ * without truncation keep their bytes). Rows: queries first, then pool
  * snippets, each in table order. Sparse configs (bm25, tfidf) have no file.
  * Writer: `runEmbedStage` (stage.ts); readers: `readEmbeddingFile` and
  * `summarizeEmbeddingFile` (embedding_file.ts).

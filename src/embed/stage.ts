@@ -40,6 +40,8 @@ export interface EmbedConfigResult {
   missing?: string[];
   /** Hosted request counters (requests, retries, tokens, chars), when the provider keeps them. */
   requests?: RequestStats;
+  /** Distinct texts whose vector came from a copy cut to the provider's per-input limit. */
+  truncated?: number;
 }
 
 /** Result of the embed stage. */
@@ -173,26 +175,38 @@ async function embedConfig(
     });
     // One cache segment per batch: a kill loses at most the batch in flight.
     for (const { role, part } of todo) {
-      const vectors = await provider.embed(part.map((p) => p.text), role);
-      await cache.putBatch(part.map((p) => p.key), vectors);
+      const texts = part.map((p) => p.text);
+      const { vectors, truncated } = provider.embedReport
+        ? await provider.embedReport(texts, role)
+        : { vectors: await provider.embed(texts, role), truncated: [] };
+      await cache.putBatch(part.map((p) => p.key), vectors, truncated);
       bar.tick(part.reduce((n, it) => n + it.length, 0));
     }
     bar.done(
       requests
-        ? `${requests.requests} requests, ${requests.retries} retries, ${requests.tokens} tokens`
+        ? `${requests.requests} requests, ${requests.retries} retries, ${requests.tokens} tokens${
+          requests.truncated > 0 ? `, ${requests.truncated} inputs truncated` : ""
+        }`
         : undefined,
     );
   }
   const rows: EmbeddingRow[] = [];
   let createdAt = "";
+  // Counted from the cache, not this run's requests, so a rerun writes the same number.
+  const truncatedKeys = new Set<string>();
   for (const it of items) {
     const hit = cache.get(it.key);
     if (!hit) throw new Error(`${inv.name}: no vector for ${it.role} ${it.id} after embedding`);
     rows.push({ id: it.id, role: it.role, vector: hit.vector });
+    if (hit.truncated) truncatedKeys.add(it.key);
     if (createdAt === "" || hit.fetchedAt < createdAt) createdAt = hit.fetchedAt;
   }
   const path = join(embeddingsDir(), `${inv.name}.arrow`);
-  await writeEmbeddingFile(path, inv, rows, createdAt);
+  // truncated_inputs only when some text was cut, so other runs keep their bytes.
+  const extra: Record<string, string> = truncatedKeys.size > 0
+    ? { truncated_inputs: String(truncatedKeys.size) }
+    : {};
+  await writeEmbeddingFile(path, inv, rows, createdAt, extra);
   return {
     config: inv.name,
     status: "written",
@@ -203,5 +217,6 @@ async function embedConfig(
     cached,
     seconds: 0,
     requests,
+    truncated: truncatedKeys.size,
   };
 }

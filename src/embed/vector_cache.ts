@@ -13,7 +13,9 @@ import type { Role } from "./provider.ts";
  * the role's vector-affecting settings, sha256 of the exact text sent).
  *
  * Segment layout: `EXVC1\n`, u32 LE header length, header JSON
- * `{dims, keys, fetched_at}`, zero padding to a 4-byte boundary, then
+ * `{dims, keys, fetched_at}` plus `truncated` (indices of keys whose text
+ * was cut to the provider's per-input limit; only when there are any, so
+ * other segments keep their bytes), zero padding to a 4-byte boundary, then
  * `keys.length * dims` float32 LE values.
  */
 export interface VectorCache {
@@ -21,8 +23,8 @@ export interface VectorCache {
   dir: string;
   /** The cached vector for a key and when it was fetched (ISO time). */
   get(key: string): CachedVector | undefined;
-  /** Store one batch as a new segment. */
-  putBatch(keys: string[], vectors: Float32Array[]): Promise<void>;
+  /** Store one batch as a new segment; `truncated` lists indices of keys whose text was cut. */
+  putBatch(keys: string[], vectors: Float32Array[], truncated?: readonly number[]): Promise<void>;
   /** Number of distinct keys held. */
   size(): number;
 }
@@ -31,6 +33,8 @@ export interface VectorCache {
 export interface CachedVector {
   vector: Float32Array;
   fetchedAt: string;
+  /** The provider embedded a truncated copy of the text. */
+  truncated?: boolean;
 }
 
 const MAGIC = new TextEncoder().encode("EXVC1\n");
@@ -58,9 +62,12 @@ export function encodeSegment(
   keys: string[],
   vectors: Float32Array[],
   fetchedAt: string,
+  truncated: readonly number[] = [],
 ): Uint8Array {
   const dims = vectors[0]?.length ?? 0;
-  const header = new TextEncoder().encode(JSON.stringify({ dims, keys, fetched_at: fetchedAt }));
+  const head: Record<string, unknown> = { dims, keys, fetched_at: fetchedAt };
+  if (truncated.length > 0) head.truncated = [...truncated];
+  const header = new TextEncoder().encode(JSON.stringify(head));
   const start = MAGIC.length + 4 + header.length;
   const dataStart = Math.ceil(start / 4) * 4;
   const bytes = new Uint8Array(dataStart + keys.length * dims * 4);
@@ -80,7 +87,7 @@ export function encodeSegment(
 /** Decode a segment; throws on a malformed one. */
 export function decodeSegment(
   bytes: Uint8Array,
-): { keys: string[]; vectors: Float32Array[]; fetchedAt: string } {
+): { keys: string[]; vectors: Float32Array[]; fetchedAt: string; truncated: number[] } {
   for (let i = 0; i < MAGIC.length; i++) {
     if (bytes[i] !== MAGIC[i]) throw new Error("not a vector segment");
   }
@@ -88,7 +95,7 @@ export function decodeSegment(
   const headerLength = dv.getUint32(MAGIC.length, true);
   const header = JSON.parse(
     new TextDecoder().decode(bytes.subarray(MAGIC.length + 4, MAGIC.length + 4 + headerLength)),
-  ) as { dims: number; keys: string[]; fetched_at: string };
+  ) as { dims: number; keys: string[]; fetched_at: string; truncated?: number[] };
   const dataStart = Math.ceil((MAGIC.length + 4 + headerLength) / 4) * 4;
   const { dims, keys } = header;
   if (bytes.length !== dataStart + keys.length * dims * 4) {
@@ -99,7 +106,7 @@ export function decodeSegment(
     for (let j = 0; j < dims; j++) v[j] = dv.getFloat32(dataStart + (i * dims + j) * 4, true);
     return v;
   });
-  return { keys, vectors, fetchedAt: header.fetched_at };
+  return { keys, vectors, fetchedAt: header.fetched_at, truncated: header.truncated ?? [] };
 }
 
 /**
@@ -126,10 +133,11 @@ export async function openVectorCache(config: string, root = cacheDir()): Promis
       );
       continue;
     }
+    const cut = new Set(seg.truncated);
     seg.keys.forEach((key, i) => {
       const old = map.get(key);
       if (!old || seg.fetchedAt < old.fetchedAt) {
-        map.set(key, { vector: seg.vectors[i], fetchedAt: seg.fetchedAt });
+        map.set(key, cached(seg.vectors[i], seg.fetchedAt, cut.has(i)));
       }
     });
   }
@@ -137,17 +145,22 @@ export async function openVectorCache(config: string, root = cacheDir()): Promis
     dir,
     get: (key) => map.get(key),
     size: () => map.size,
-    async putBatch(keys, vectors) {
+    async putBatch(keys, vectors, truncated = []) {
       if (keys.length === 0) return;
       const fetchedAt = new Date().toISOString();
-      const bytes = encodeSegment(keys, vectors, fetchedAt);
+      const bytes = encodeSegment(keys, vectors, fetchedAt, truncated);
       const name = `${sha256Hex(keys.join("\n")).slice(0, 24)}-${
         fetchedAt.replace(/[:.]/g, "")
       }.seg`;
       await atomicWrite(join(dir, name), bytes);
+      const cut = new Set(truncated);
       keys.forEach((key, i) => {
-        if (!map.has(key)) map.set(key, { vector: vectors[i], fetchedAt });
+        if (!map.has(key)) map.set(key, cached(vectors[i], fetchedAt, cut.has(i)));
       });
     },
   };
+}
+
+function cached(vector: Float32Array, fetchedAt: string, truncated: boolean): CachedVector {
+  return truncated ? { vector, fetchedAt, truncated } : { vector, fetchedAt };
 }

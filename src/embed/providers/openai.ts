@@ -1,21 +1,22 @@
 import OpenAI from "openai";
 import { type Invocation, roleParams, textToSend } from "../invocations.ts";
 import type { ResolvedOptions } from "../registry.ts";
-import { type HostedProvider, parseDataList, retryOptions } from "../hosted.ts";
-import {
-  inBatches,
-  newStats,
-  parseRetryAfter,
-  RetryableError,
-  withRetries,
-} from "../http_client.ts";
+import type { EmbedReport, Role } from "../provider.ts";
+import { embedWithinLimits, type HostedProvider, parseDataList, retryOptions } from "../hosted.ts";
+import { newStats, RetryableError, withRetries } from "../http_client.ts";
+import { retryHint } from "../retry_hints.ts";
+import { isTooLong, TooLongError } from "../too_long.ts";
 import { finishVectors } from "../vectors.ts";
 
 /**
  * OpenAI `POST {baseURL}/embeddings` through the official `openai` SDK, so
  * any OpenAI-compatible server (vLLM, TEI, Ollama, LM Studio) works by
- * setting the base URL. The SDK's own retries are off: the kit's retry loop
- * (same policy as the native providers) decides, honouring Retry-After.
+ * setting the base URL. The SDK's own retries are off so that one loop (the
+ * kit's, shared with the native providers) counts and bounds them; it
+ * applies the SDK's rules: `x-should-retry` first, then `retry-after-ms`,
+ * then `Retry-After`. Batches stay within the config's request limits and a
+ * too-long answer splits the batch or truncates the input
+ * (`embedWithinLimits`).
  */
 export function openaiProvider(inv: Invocation, o: ResolvedOptions): HostedProvider {
   const stats = newStats();
@@ -28,39 +29,41 @@ export function openaiProvider(inv: Invocation, o: ResolvedOptions): HostedProvi
     maxRetries: 0,
     timeout: retry.timeoutMs,
   });
+  const embedReport = (texts: string[], role: Role): Promise<EmbedReport> => {
+    const sent = texts.map((t) => textToSend(inv, t, role));
+    const params = roleParams(inv, role);
+    return embedWithinLimits(inv, sent, role, async (batch, where) => {
+      const res = await withRetries(retry, async (signal) => {
+        try {
+          const res = await client.embeddings.create(
+            { model: inv.model, input: batch, ...params } as OpenAI.EmbeddingCreateParams,
+            { signal },
+          );
+          // A non-JSON body comes back from the SDK as a bare string.
+          if (!res || typeof res !== "object" || !Array.isArray(res.data)) {
+            throw new RetryableError(`malformed response: ${String(res).slice(0, 80)}`);
+          }
+          return res;
+        } catch (e) {
+          if (e instanceof RetryableError) throw e;
+          throw classify(e, inv);
+        }
+      }, stats);
+      for (const t of batch) stats.chars += t.length;
+      const { vectors, tokens } = parseDataList(res);
+      stats.tokens += tokens;
+      return finishVectors(inv, vectors, batch.length, where);
+    }, stats);
+  };
   return {
     kind: "dense",
     stats,
-    embed(texts, role) {
-      const sent = texts.map((t) => textToSend(inv, t, role));
-      const params = roleParams(inv, role);
-      return inBatches(sent, inv.batch_size ?? 64, inv.concurrency ?? 2, async (batch, start) => {
-        const res = await withRetries(retry, async (signal) => {
-          try {
-            const res = await client.embeddings.create(
-              { model: inv.model, input: batch, ...params } as OpenAI.EmbeddingCreateParams,
-              { signal },
-            );
-            // A non-JSON body comes back from the SDK as a bare string.
-            if (!res || typeof res !== "object" || !Array.isArray(res.data)) {
-              throw new RetryableError(`malformed response: ${String(res).slice(0, 80)}`);
-            }
-            return res;
-          } catch (e) {
-            if (e instanceof RetryableError) throw e;
-            throw classify(e);
-          }
-        }, stats);
-        for (const t of batch) stats.chars += t.length;
-        const { vectors, tokens } = parseDataList(res);
-        stats.tokens += tokens;
-        return finishVectors(inv, vectors, batch.length, `batch at ${role} ${start}`);
-      });
-    },
+    embedReport,
+    embed: async (texts, role) => (await embedReport(texts, role)).vectors,
   };
 }
 
-function classify(e: unknown): Error {
+function classify(e: unknown, inv: Invocation): Error {
   if (e instanceof OpenAI.APIConnectionTimeoutError || e instanceof OpenAI.APIUserAbortError) {
     return new RetryableError(`no response in time (${(e as Error).message})`);
   }
@@ -69,14 +72,17 @@ function classify(e: unknown): Error {
   }
   if (e instanceof OpenAI.APIError && typeof e.status === "number") {
     const status = e.status;
-    const message = `HTTP ${status}: ${e.message.slice(0, 200)}`;
-    if (status === 429 || status === 408 || status === 409 || status >= 500) {
-      const after = status === 429 || status === 503
-        ? parseRetryAfter(e.headers?.get("retry-after") ?? null)
-        : undefined;
-      return new RetryableError(message, after);
+    const body = `${e.message} ${JSON.stringify(e.error ?? null)}`;
+    const message = `HTTP ${status}: ${e.message.slice(0, 200).replace(/\s+/g, " ")}`;
+    const hint = retryHint(e.headers, body);
+    if (hint.noRetry) {
+      return new Error(`${inv.name}: ${message} (x-should-retry: false, not retried)`);
     }
-    return new Error(message);
+    if (status === 429 || status === 408 || status === 409 || status >= 500 || hint.forceRetry) {
+      return new RetryableError(message, hint.afterMs);
+    }
+    if (isTooLong("openai", status, body)) return new TooLongError(message);
+    return new Error(`${inv.name}: ${message}`);
   }
   if (e instanceof SyntaxError) return new RetryableError(`malformed JSON: ${e.message}`);
   return e as Error;

@@ -35,16 +35,20 @@ export function libraryVersions(provider: string): Record<string, string> {
  * Write `out/embeddings/<config>.arrow` per the contract in provider.ts:
  * columns id, role, vector (fixed-size list of float32) and string metadata
  * config, provider, model, similarity, dims, normalized, invocation, versions,
- * created_at. Atomic; the same rows and metadata give the same bytes.
+ * created_at, plus any `extra` keys (provenance such as a source file's
+ * digest; they cannot replace the contract's keys). Atomic; the same rows
+ * and metadata give the same bytes.
  */
 export async function writeEmbeddingFile(
   path: string,
   inv: Invocation,
   rows: readonly EmbeddingRow[],
   createdAt: string,
+  extra: Record<string, string> = {},
 ): Promise<void> {
   const dims = rows[0]?.vector.length ?? inv.dims ?? 0;
   const metadata: Record<string, string> = {
+    ...extra,
     config: inv.name,
     provider: inv.provider,
     model: inv.model,

@@ -1,6 +1,7 @@
 /**
  * The run's provenance for the Overview page, as JSON on stdout: the
- * orchestrator's `manifest.json` (null when the run has none), its SHA-256 and
+ * orchestrator's `manifest.json` (null only when the run has none: the page
+ * then says so in words; a malformed one is an error naming it), its SHA-256 and
  * modification time, and the invocation table (data/invocations.json).
  *
  *   deno run -A loaders/run_info.ts > run.json
@@ -20,14 +21,23 @@ export interface RunInfo {
 /** Read the run's manifest (if any) and the invocation table. */
 export async function runInfo(): Promise<RunInfo> {
   let manifest = null, sha = null, time = null;
+  const path = join(outDir(), "manifest.json");
+  let bytes: Uint8Array | null = null;
   try {
-    const path = join(outDir(), "manifest.json");
-    const bytes = await Deno.readFile(path);
-    manifest = JSON.parse(new TextDecoder().decode(bytes));
+    bytes = await Deno.readFile(path);
+  } catch (e) {
+    // No manifest (e.g. `make site` before any reproduce): the Overview says so in words.
+    // Any other failure is an error: a page must not claim "no manifest" for a broken one.
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  if (bytes) {
+    try {
+      manifest = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (e) {
+      throw new Error(`${path}: not valid JSON (${(e as Error).message.split("\n")[0]})`);
+    }
     sha = sha256Hex(bytes);
     time = (await Deno.stat(path)).mtime?.toISOString() ?? null;
-  } catch {
-    // No manifest: the pages say so.
   }
   let invocations: Record<string, unknown>[] = [];
   try {

@@ -127,7 +127,11 @@ export function machineFacts(): Record<string, string | number> {
   };
 }
 
-/** Write `out/manifest.json` for the current outputs. */
+/**
+ * Write `out/manifest.json` for the current outputs. `reproduce` calls it
+ * before it builds the site, so the site's Overview shows this manifest;
+ * the site's own files are listed afterwards by {@link writeSiteManifest}.
+ */
 export async function writeManifest(
   profile: Profile,
   timings: Record<string, number>,
@@ -142,4 +146,42 @@ export async function writeManifest(
   };
   await atomicWrite(join(outDir(), "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   return manifest;
+}
+
+/** `out/site_manifest.json`: the built site's files, written after the site build. */
+export interface SiteManifest {
+  /** SHA-256 of the `manifest.json` the site was built from (and shows). */
+  manifest_sha256: string | null;
+  /** Folder the site was built into. */
+  site: string;
+  /** Seconds the site build took. */
+  seconds: number;
+  /** Every file of the site, relative to its folder. */
+  files: Omit<ManifestFile, "rows">[];
+}
+
+/**
+ * List the built site's files with their digests in `out/site_manifest.json`.
+ * A separate file, because the site shows `manifest.json` and so must be
+ * built after it: listing the site inside the manifest would change the
+ * manifest the site was built to show.
+ */
+export async function writeSiteManifest(site: string, seconds: number): Promise<SiteManifest> {
+  let manifestSha: string | null = null;
+  try {
+    manifestSha = sha256Hex(await Deno.readFile(join(outDir(), "manifest.json")));
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  const files: Omit<ManifestFile, "rows">[] = [];
+  for (const path of await listFiles(site)) {
+    const bytes = await Deno.readFile(path);
+    files.push({ path: relative(site, path), sha256: sha256Hex(bytes), bytes: bytes.length });
+  }
+  const siteManifest: SiteManifest = { manifest_sha256: manifestSha, site, seconds, files };
+  await atomicWrite(
+    join(outDir(), "site_manifest.json"),
+    JSON.stringify(siteManifest, null, 2) + "\n",
+  );
+  return siteManifest;
 }

@@ -3,7 +3,12 @@ import { type Command, parseFlags, printJson, UserError } from "../command.ts";
 import { outDir, tablesDir } from "../../io/paths.ts";
 import { loadProfile, type Profile } from "../../pipeline/profile.ts";
 import { runPipeline, type StageReport } from "../../pipeline/run_pipeline.ts";
-import { writeManifest } from "../../pipeline/manifest.ts";
+import {
+  type Manifest,
+  type SiteManifest,
+  writeManifest,
+  writeSiteManifest,
+} from "../../pipeline/manifest.ts";
 import { unavailableConfigs } from "../../pipeline/availability.ts";
 import { headline, type HeadlineRow } from "../../pipeline/headline.ts";
 import { buildSite } from "../../pipeline/build_site.ts";
@@ -17,7 +22,8 @@ export const reproduceCommand: Command = {
 
 Run the whole pipeline for a profile (data/profiles/<name>.json: default,
 quick, paper): tasks → mutate → oracle → embed → score → stats, then write
-out/manifest.json and build the report site into out/site. Each stage is
+out/manifest.json, build the report site into out/site (its Overview shows
+that manifest) and list the site's files in out/site_manifest.json. Each stage is
 skipped when its inputs, settings and code are unchanged since it last ran,
 so a rerun recomputes nothing and a killed run resumes where it stopped.
 It ends with the integrity audit of \`execret check\` and exits 1 if any fails.
@@ -52,16 +58,10 @@ It ends with the integrity audit of \`execret check\` and exits 1 if any fails.
         if (!values.json) console.error(`[${i}/${n}] ${stage}${cached ? ": up to date" : ""}`);
       },
     });
-    const timings = Object.fromEntries(reports.map((r) => [r.stage, r.seconds]));
-    let site: string | null = null;
-    if (profile.site && !values["no-site"]) {
-      if (!values.json) console.error("[site] building the report");
-      const t0 = performance.now();
-      site = await buildSite({ quiet: values.json });
-      timings.site = Math.round((performance.now() - t0) / 10) / 100;
-    }
-    timings.total = Math.round((performance.now() - started) / 10) / 100;
-    await writeManifest(profile, timings);
+    const { site } = await finishRun(profile, reports, started, {
+      site: profile.site && !values["no-site"],
+      quiet: values.json,
+    });
     const rows = await headline();
     // The run audits itself: a number printed below is one `execret check` vouches for.
     const checks = await runChecks(ALL_CHECKS);
@@ -69,7 +69,7 @@ It ends with the integrity audit of \`execret check\` and exits 1 if any fails.
     if (values.json) {
       printJson({ profile: profile.name, stages: reports, headline: rows, site, checks });
     } else {
-      printSummary(profile, reports, rows, site, timings.total);
+      printSummary(profile, reports, rows, site, (performance.now() - started) / 1000);
       console.log(
         failed.length === 0
           ? `\nexecret check: all ${checks.length} checks pass`
@@ -79,6 +79,44 @@ It ends with the integrity audit of \`execret check\` and exits 1 if any fails.
     return failed.length === 0 ? 0 : 1;
   },
 };
+
+/** Options for {@link finishRun}. */
+export interface FinishOptions {
+  /** Build the report site after the manifest. */
+  site: boolean;
+  quiet?: boolean;
+  /** The site builder (default {@link buildSite}); resolves to the site's folder. */
+  build?: (options: { quiet?: boolean; readOnly?: boolean }) => Promise<string>;
+}
+
+/**
+ * The steps after the stages, in the order that lets the site show this
+ * run's provenance: write out/manifest.json (tables, versions, stage
+ * timings) first, then build the site (its Overview reads that manifest),
+ * then list the site's own files in out/site_manifest.json.
+ */
+export async function finishRun(
+  profile: Profile,
+  reports: StageReport[],
+  started: number,
+  options: FinishOptions,
+): Promise<{ manifest: Manifest; site: string | null; siteManifest: SiteManifest | null }> {
+  const timings: Record<string, number> = Object.fromEntries(
+    reports.map((r) => [r.stage, r.seconds]),
+  );
+  timings.total = seconds(started);
+  const manifest = await writeManifest(profile, timings);
+  if (!options.site) return { manifest, site: null, siteManifest: null };
+  if (!options.quiet) console.error("[site] building the report");
+  const t0 = performance.now();
+  // Read-only: every stage has just run, so the site shows the manifest's tables as they are.
+  const site = await (options.build ?? buildSite)({ quiet: options.quiet, readOnly: true });
+  return { manifest, site, siteManifest: await writeSiteManifest(site, seconds(t0)) };
+}
+
+function seconds(since: number): number {
+  return Math.round((performance.now() - since) / 10) / 100;
+}
 
 function printSummary(
   profile: Profile,

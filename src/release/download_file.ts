@@ -38,15 +38,18 @@ export async function fetchBytes(
   options: RetryOptions = {},
 ): Promise<Uint8Array> {
   return await withRetries(label, options, async () => {
-    const res = await send(url, { ...headers, "accept-encoding": "identity" }, options);
+    const stall = stallTimer(options.stallMs ?? 60_000);
+    let res: Response | undefined;
     try {
+      res = await send(url, { ...headers, "accept-encoding": "identity" }, options, stall.signal);
       if (!res.ok) await failStatus(label, url, res);
       return new Uint8Array(await res.arrayBuffer());
     } catch (e) {
       if (e instanceof UserError || e instanceof TransientError) throw e;
       throw new TransientError(`connection failed while reading (${message(e)})`);
     } finally {
-      res.body?.cancel().catch(() => {});
+      stall.clear();
+      res?.body?.cancel().catch(() => {});
     }
   });
 }

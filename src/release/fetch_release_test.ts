@@ -30,7 +30,8 @@ type Fault =
   | "truncate" // full Content-Length, then the connection closes halfway
   | "truncate-once"
   | "ignore-range" // 200 with the whole file whatever the Range
-  | "busy-once"; // 503 the first time
+  | "busy-once" // 503 the first time
+  | "stall"; // half the bytes, then silence with the connection open
 
 interface Seen {
   path: string;
@@ -65,6 +66,7 @@ async function makeBundle(): Promise<{ dir: string; files: Map<string, Uint8Arra
 function serveHub(dir: string) {
   const seen: Seen[] = [];
   const faults = new Map<string, Fault>();
+  const redirects = new Map<string, string>();
   const prefix = `/datasets/${REPO}/resolve/${REV}/`;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const url = new URL(req.url);
@@ -72,6 +74,8 @@ function serveHub(dir: string) {
     const path = decodeURIComponent(url.pathname.slice(prefix.length));
     const range = req.headers.get("range");
     seen.push({ path, range, auth: req.headers.get("authorization") });
+    const target = redirects.get(path);
+    if (target) return Response.redirect(target, 302);
     const fault = faults.get(path);
     if (fault === "missing") return new Response("not found", { status: 404 });
     if (fault === "busy-once") {
@@ -101,6 +105,16 @@ function serveHub(dir: string) {
       status = 206;
     }
     headers.set("content-length", String(bytes.length));
+    if (fault === "stall") {
+      const half = bytes.subarray(0, Math.floor(bytes.length / 2));
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(half);
+        },
+        pull: () => new Promise<void>(() => {}),
+      });
+      return new Response(body, { status, headers });
+    }
     if (fault === "truncate" || fault === "truncate-once") {
       if (fault === "truncate-once") faults.delete(path);
       const half = bytes.subarray(0, Math.floor(bytes.length / 2));
@@ -121,6 +135,7 @@ function serveHub(dir: string) {
     endpoint: `http://127.0.0.1:${server.addr.port}`,
     seen,
     faults,
+    redirects,
     close: () => server.shutdown(),
   };
 }
@@ -300,11 +315,24 @@ Deno.test("fetchRelease: downloads and verifies every file, then a rerun makes n
   });
 });
 
-Deno.test("fetchRelease: HF_TOKEN goes with every request as a bearer token", async () => {
-  await withHub(async (hub) => {
-    await fetchRelease(SPEC, FAST);
+Deno.test("fetchRelease: HF_TOKEN goes to the Hub as a bearer token, not to a redirect's CDN", async () => {
+  await withHub(async (hub, bundle) => {
+    // The Hub sends large files to a CDN on another origin, as huggingface.co does.
+    const cdnSeen: { auth: string | null; range: string | null }[] = [];
+    const cdn = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+      cdnSeen.push({ auth: req.headers.get("authorization"), range: req.headers.get("range") });
+      return new Response(bundle.files.get(BIG)!.slice());
+    });
+    hub.redirects.set(BIG, `http://127.0.0.1:${cdn.addr.port}/signed/big`);
+    try {
+      const dir = await fetchRelease(SPEC, FAST);
+      assertEquals(await Deno.readFile(join(dir, BIG)), bundle.files.get(BIG)!);
+    } finally {
+      await cdn.shutdown();
+    }
     assertEquals(hub.seen.length, 5);
     assert(hub.seen.every((s) => s.auth === "Bearer hf_secret"));
+    assertEquals(cdnSeen, [{ auth: null, range: null }]);
   }, { HF_TOKEN: "hf_secret" });
 });
 
@@ -358,6 +386,18 @@ Deno.test("fetchRelease: a cut connection keeps the .part; the next run resumes 
     assertEquals(result.downloaded, full - kept);
     assertEquals(await Deno.readFile(join(dir, BIG)), bundle.files.get(BIG)!);
     assert(!await exists(join(dir, `${BIG}.part`)));
+  });
+});
+
+Deno.test("fetchRelease: a response that goes silent is given up on, keeping the .part", async () => {
+  await withHub(async (hub) => {
+    hub.faults.set(BIG, "stall");
+    const error = await userError(() => fetchRelease(SPEC, { ...FAST, retries: 0, stallMs: 300 }));
+    assertMatch(
+      error.message,
+      /^embeddings\/big\.npz: download stopped after \d+ of \d+ bytes \(stalled\)/,
+    );
+    assert((await Deno.stat(join(releaseCacheDir(REPO, REV), `${BIG}.part`))).size > 0);
   });
 });
 

@@ -14,6 +14,8 @@ export const PROVIDERS = [
   "cohere",
   "mistral",
   "jina",
+  // Vectors imported from the paper's released .npz matrices (src/release/release_embeddings.ts).
+  "release",
 ] as const;
 
 /** A provider name. */

@@ -36,6 +36,10 @@ const FACTORIES: Record<ProviderName, Factory> = {
   cohere: async (inv, o) => (await import("./providers/cohere.ts")).cohereProvider(inv, o),
   mistral: async (inv, o) => (await import("./providers/data_list.ts")).dataListProvider(inv, o),
   jina: async (inv, o) => (await import("./providers/data_list.ts")).dataListProvider(inv, o),
+  release: (inv) =>
+    Promise.reject(
+      new Error(`${inv.name}: vectors come from the paper's release .npz; there is no API to call`),
+    ),
 };
 
 /** Whether the config is a sparse retriever (scored directly, no vectors). */

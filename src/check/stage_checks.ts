@@ -17,6 +17,7 @@ interface TaskRow {
 interface CorpusRow {
   corpus_id: string;
   task_id: string;
+  source: string;
   label: string;
   bug_type: string | null;
   code: string;
@@ -93,8 +94,20 @@ export const distractorsOneEdit: Check = {
     const parser = await loadPythonParser();
     const problems: string[] = [];
     let n = 0;
+    let released = 0;
     for (const c of await rows<CorpusRow>("corpus")) {
       if (c.label !== "incorrect") continue;
+      // The release's distractors were written by LLMs, not by the engine:
+      // their type cannot be checked mechanically (release_mutations shows
+      // which ones the engine reproduces), only that they are another code.
+      if (c.source === "release") {
+        released++;
+        const task = tasks.get(c.task_id);
+        if (task && task.canonical === c.code) {
+          problems.push(`${c.corpus_id}: released distractor identical to its canonical`);
+        }
+        continue;
+      }
       n++;
       const m = mutants.get(c.corpus_id);
       const task = tasks.get(c.task_id);
@@ -110,7 +123,8 @@ export const distractorsOneEdit: Check = {
         problems.push(`${c.corpus_id}: ${p}`);
       }
     }
-    return verdict(this.name, problems, `${n} distractors`);
+    const detail = released ? `${n} distractors, ${released} released ones` : `${n} distractors`;
+    return verdict(this.name, problems, detail);
   },
 };
 

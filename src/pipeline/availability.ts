@@ -1,5 +1,6 @@
 import { invocationFor } from "../embed/invocations.ts";
 import { missingRequirements } from "../embed/registry.ts";
+import { ALL_RELEASED } from "../release/bundle_source.ts";
 
 /** A config that cannot run here, and what it lacks. */
 export interface Unavailable {
@@ -18,6 +19,8 @@ export async function unavailableConfigs(
 ): Promise<Unavailable[]> {
   const out: Unavailable[] = [];
   for (const config of configs) {
+    // The release's saved vectors need nothing but the release itself.
+    if (config === ALL_RELEASED) continue;
     const needs = missingRequirements(await invocationFor(config), env);
     if (needs.length > 0) out.push({ config, needs });
   }

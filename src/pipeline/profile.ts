@@ -18,6 +18,11 @@ export interface Profile {
   seed: number;
   /** Build the report site at the end of `reproduce`. */
   site: boolean;
+  /**
+   * The paper's release a bare `release` source means, `[REPO][@REVISION]`
+   * (optional; default the release the kit was built against).
+   */
+  release?: string;
 }
 
 const PROFILE_DIR = new URL("../../data/profiles/", import.meta.url);
@@ -86,6 +91,9 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
     throw bad("ks", "a non-empty list of positive integers");
   }
   if (typeof raw.site !== "boolean") throw bad("site", "true or false");
+  if (raw.release !== undefined && typeof raw.release !== "string") {
+    throw bad("release", "a string REPO@REVISION");
+  }
   const extensions = raw.mutation_extensions ?? false;
   if (typeof extensions !== "boolean") throw bad("mutation_extensions", "true or false");
   const known = new Set([
@@ -102,6 +110,7 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
     "bootstrap",
     "seed",
     "site",
+    "release",
   ]);
   for (const key of Object.keys(raw)) {
     if (!known.has(key)) throw new UserError(`${where}: unknown field "${key}"`);
@@ -120,5 +129,6 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
     bootstrap: int("bootstrap", 1),
     seed: int("seed", 0),
     site: raw.site,
+    ...(raw.release === undefined ? {} : { release: raw.release as string }),
   };
 }

@@ -130,4 +130,10 @@ export const TABLE_STAGE: Record<string, string> = {
   metrics: "stats",
   pairwise: "stats",
   rejects: "stats",
+  oracle_agreement: "oracle",
+  oracle_disagreements: "oracle",
+  paper_comparison: "compare",
+  ranking_agreement: "compare",
+  ranking_differences: "compare",
+  release_mutations: "compare",
 };

@@ -10,6 +10,20 @@ import { invocationFor } from "../embed/invocations.ts";
 import { isSparse } from "../embed/registry.ts";
 import { runScoreStage } from "../score/stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
+import { runReleaseOracleStage } from "../release/release_oracle.ts";
+import {
+  COMPARE_TABLES,
+  runCompareStage,
+  writeReleasedEmbeddings,
+} from "../release/release_stages.ts";
+import {
+  bundleDirOf,
+  bundleFingerprintFiles,
+  configsOf,
+  releasedSystemsOf,
+  releasePool,
+  sourcesOf,
+} from "./release_context.ts";
 
 /** One pipeline stage as the orchestrator sees it. */
 export interface StageDef {
@@ -36,29 +50,44 @@ function mirrorFiles(): string[] {
   return mirror ? [join(mirror, "mbpp.jsonl"), join(mirror, "HumanEval.jsonl.gz")] : [];
 }
 
+/** The profile's configs that the kit embeds itself (not the release's saved vectors). */
+async function kitConfigs(profile: Profile): Promise<string[]> {
+  const released = new Set((await releasedSystemsOf(profile)).map((s) => s.config));
+  return (await configsOf(profile)).filter((c) => !released.has(c));
+}
+
+/** Every config with an embedding file: the kit's dense configs and the release's systems. */
 async function denseConfigs(profile: Profile): Promise<string[]> {
   const dense: string[] = [];
-  for (const name of profile.configs) {
+  for (const name of await kitConfigs(profile)) {
     if (!isSparse(await invocationFor(name))) dense.push(name);
   }
-  return dense;
+  dense.push(...(await releasedSystemsOf(profile)).map((s) => s.config));
+  return dense.sort();
 }
+
+const ORACLE_TABLES = ["executions", "execution_times", "queries", "corpus", "validation"];
+const RELEASE_ORACLE_TABLES = ["oracle_agreement", "oracle_disagreements"];
 
 /** The stages in pipeline order. */
 export const STAGES: StageDef[] = [
   {
     name: "tasks",
     after: [],
-    inputs: (p) =>
-      Promise.resolve({
-        settings: { sources: p.sources },
-        files: ["data/builtin_tasks.jsonl", "data/sources.json", ...mirrorFiles()],
-        entry: "src/sources/stage.ts",
-        assets: [GRAMMAR],
-      }),
+    inputs: async (p) => ({
+      settings: { sources: p.sources, release: p.release ?? null },
+      files: [
+        "data/builtin_tasks.jsonl",
+        "data/sources.json",
+        ...mirrorFiles(),
+        ...await bundleFingerprintFiles(p),
+      ],
+      entry: "src/sources/stage.ts",
+      assets: [GRAMMAR],
+    }),
     outputs: () => Promise.resolve([table("tasks"), rejects("tasks")]),
     run: async (p, quiet) => {
-      await runTasksStage({ sources: p.sources, quiet });
+      await runTasksStage({ sources: await sourcesOf(p), quiet });
     },
   },
   {
@@ -79,25 +108,40 @@ export const STAGES: StageDef[] = [
   {
     name: "oracle",
     after: ["mutate"],
-    inputs: (p) =>
-      Promise.resolve({
-        settings: { runtime: p.runtime, timeout_ms: p.timeout_ms, max: p.max_distractors },
-        files: [table("tasks"), table("mutants")],
-        entry: "src/oracle/stage.ts",
-        assets: [
-          "src/oracle/driver.py",
-          "src/oracle/pyodide_worker.ts",
-          "src/oracle/pyodide_host.ts",
-          "npm:pyodide",
-        ],
-      }),
-    outputs: () =>
+    inputs: async (p) => ({
+      settings: {
+        runtime: p.runtime,
+        timeout_ms: p.timeout_ms,
+        max: p.max_distractors,
+        pool: releasePool(p) ? "release" : "mutants",
+      },
+      files: [table("tasks"), table("mutants"), ...await bundleFingerprintFiles(p)],
+      // A release profile's pool is the release's own: its oracle re-executes
+      // the released snippets instead of choosing among mutants.
+      entry: releasePool(p) ? "src/release/release_oracle.ts" : "src/oracle/stage.ts",
+      assets: [
+        "src/oracle/driver.py",
+        "src/oracle/pyodide_worker.ts",
+        "src/oracle/pyodide_host.ts",
+        "npm:pyodide",
+      ],
+    }),
+    outputs: (p) =>
       Promise.resolve(
-        ["executions", "execution_times", "queries", "corpus", "validation"].map(table).concat(
+        [...ORACLE_TABLES, ...(releasePool(p) ? RELEASE_ORACLE_TABLES : [])].map(table).concat(
           rejects("oracle"),
         ),
       ),
     run: async (p, quiet) => {
+      if (releasePool(p)) {
+        await runReleaseOracleStage({
+          bundleDir: (await bundleDirOf(p))!,
+          runtime: p.runtime,
+          timeoutMs: p.timeout_ms,
+          quiet,
+        });
+        return;
+      }
       await runOracleStage({
         runtime: p.runtime,
         timeoutMs: p.timeout_ms,
@@ -109,22 +153,32 @@ export const STAGES: StageDef[] = [
   {
     name: "embed",
     after: ["oracle"],
-    inputs: (p) =>
-      Promise.resolve({
-        settings: { configs: p.configs },
-        files: [table("queries"), table("corpus"), "data/invocations.json"],
-        entry: "src/embed/stage.ts",
-      }),
+    inputs: async (p) => ({
+      settings: { configs: await configsOf(p) },
+      files: [
+        table("queries"),
+        table("corpus"),
+        "data/invocations.json",
+        ...await bundleFingerprintFiles(p),
+      ],
+      entry: "src/embed/stage.ts",
+      assets: (await releasedSystemsOf(p)).length ? ["src/release/release_stages.ts"] : [],
+    }),
     outputs: async (p) => (await denseConfigs(p)).map((c) => join(embeddingsDir(), `${c}.arrow`)),
     run: async (p, quiet) => {
-      await runEmbedStage({ configs: p.configs, quiet });
+      const kit = await kitConfigs(p);
+      if (kit.length) await runEmbedStage({ configs: kit, quiet });
+      const released = (await releasedSystemsOf(p)).map((s) => s.config);
+      if (released.length) {
+        await writeReleasedEmbeddings((await bundleDirOf(p))!, { quiet, only: released });
+      }
     },
   },
   {
     name: "score",
     after: ["embed"],
     inputs: async (p) => ({
-      settings: { configs: p.configs, ks: p.ks },
+      settings: { configs: await configsOf(p), ks: p.ks },
       files: [
         table("queries"),
         table("corpus"),
@@ -136,7 +190,7 @@ export const STAGES: StageDef[] = [
     }),
     outputs: () => Promise.resolve([table("rankings"), table("per_query")]),
     run: async (p, quiet) => {
-      await runScoreStage({ configs: p.configs, ks: p.ks, quiet });
+      await runScoreStage({ configs: await configsOf(p), ks: p.ks, quiet });
     },
   },
   {
@@ -152,6 +206,26 @@ export const STAGES: StageDef[] = [
     outputs: () => Promise.resolve(["metrics", "pairwise", "breakdowns"].map(table)),
     run: async (p, quiet) => {
       await runStatsStage({ ks: p.ks, bootstrap: p.bootstrap, seed: p.seed, quiet });
+    },
+  },
+  {
+    // The paper's released numbers beside the kit's (release profiles only;
+    // elsewhere it has nothing to compare and writes nothing).
+    name: "compare",
+    after: ["stats"],
+    inputs: async (p) => ({
+      settings: { configs: await configsOf(p), release: (await bundleDirOf(p)) !== null },
+      files: (await bundleDirOf(p)) === null ? [] : [
+        ...["metrics", "pairwise", "rankings", "tasks"].map(table),
+        ...await bundleFingerprintFiles(p),
+      ],
+      entry: "src/release/release_stages.ts",
+    }),
+    outputs: async (p) => (await bundleDirOf(p)) === null ? [] : COMPARE_TABLES.map(table),
+    run: async (p, quiet) => {
+      const dir = await bundleDirOf(p);
+      if (dir === null) return;
+      await runCompareStage({ bundleDir: dir, configs: await configsOf(p), quiet });
     },
   },
 ];

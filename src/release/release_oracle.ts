@@ -1,0 +1,270 @@
+import { readRows, type TableSpec, writeTable } from "../io/arrow_table.ts";
+import { tablePath } from "../io/paths.ts";
+import { type Reject, writeRejects } from "../io/rejects.ts";
+import { sha256Hex } from "../io/hash.ts";
+import { diffOneEdit } from "../mutate/diff_one_edit.ts";
+import { VALIDATION } from "../oracle/stage.ts";
+import { allPass, timeoutOnly } from "../oracle/outcome.ts";
+import type { Runtime } from "../oracle/pool.ts";
+import { type SuiteResult, SuiteRunner } from "../oracle/run_suites.ts";
+import type { TaskRow } from "../sources/task.ts";
+import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES } from "../tables/schema.ts";
+import { cacheEntryFor, detectTestsRule, kitOutcome } from "./cache_keys.ts";
+import { readBundle } from "./read_bundle.ts";
+
+/**
+ * `oracle_agreement`: one row per released snippet re-executed against its
+ * query's suite, the release's verdict beside the kit's.
+ */
+export const ORACLE_AGREEMENT: TableSpec = {
+  query_id: "utf8", // the kit's query id (release/<query_id>)
+  corpus_id: "utf8",
+  label: "utf8", // correct | incorrect, as released
+  bug_type: "utf8", // null on canonicals
+  tests: "int32",
+  tests_agreeing: "int32", // tests whose released outcome equals the kit's (FAIL:<msg> read as FAIL)
+  released_pass: "bool", // null when the release's cache lacks the pair
+  kit_pass: "bool",
+  agree: "bool", // every test agrees
+};
+
+/** `oracle_disagreements`: one row per test whose outcome differs, with both outcomes. */
+export const ORACLE_DISAGREEMENTS: TableSpec = {
+  query_id: "utf8",
+  corpus_id: "utf8",
+  test_index: "int32",
+  released: "utf8", // as released; null when the cache lacks the pair
+  kit: "utf8",
+  runtime: "utf8",
+};
+
+/** Options of {@link runReleaseOracleStage}. */
+export interface ReleaseOracleOptions {
+  bundleDir: string;
+  runtime?: Runtime;
+  workers?: number;
+  timeoutMs?: number;
+  quiet?: boolean;
+}
+
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The oracle stage of a release profile. The benchmark is the release's own:
+ * every released snippet stays in the pool under its released id and label,
+ * whatever the kit's sandbox finds, so that the kit scores exactly what the
+ * paper scored. Each query's canonical and paired distractors are
+ * re-executed against its released suite (cached and resumable like the
+ * default oracle), and every verdict and test outcome is set beside the
+ * release's execution cache in `oracle_agreement` and
+ * `oracle_disagreements`. Writes the usual `executions`, `execution_times`,
+ * `queries`, `corpus` and `validation` tables.
+ */
+export async function runReleaseOracleStage(options: ReleaseOracleOptions): Promise<{
+  tables: Record<string, string>;
+  agreement: { snippets: number; agreeing: number; tests: number; testsAgreeing: number };
+}> {
+  const bundle = await readBundle(options.bundleDir);
+  const { rule } = detectTestsRule(bundle);
+  const tasks = await readRows<TaskRow>(tablePath("tasks"));
+  const taskOf = new Map(tasks.filter((t) => t.source === "release").map((t) => [t.source_id, t]));
+  const timeoutMs = options.timeoutMs ?? 1000;
+  const runner = await SuiteRunner.open({
+    runtime: options.runtime ?? "pyodide",
+    workers: options.workers,
+    timeoutMs,
+    quiet: options.quiet,
+    label: "oracle (release)",
+  });
+  const rejects: Reject[] = [];
+  const ownerOf = new Map<string, TaskRow>();
+  interface Job {
+    task: TaskRow;
+    corpusId: string;
+    tests: string[];
+    result: Promise<SuiteResult>;
+  }
+  const jobs: Job[] = [];
+  try {
+    for (const q of bundle.queries) {
+      const task = taskOf.get(q.query_id);
+      if (!task) {
+        rejects.push({
+          stage: "oracle",
+          source: "release",
+          locator: q.locator,
+          reason: `query ${q.query_id} is not among the tasks (see the tasks rejects)`,
+        });
+        continue;
+      }
+      for (const id of [...q.correct_corpus_ids, ...q.paired_distractor_corpus_ids]) {
+        ownerOf.set(id, task);
+        const code = bundle.corpus.get(id)!.code;
+        jobs.push({
+          task,
+          corpusId: id,
+          tests: q.test_suite,
+          result: runner.run({ setup: "", code, tests: q.test_suite }),
+        });
+      }
+    }
+    await Promise.all(jobs.map((j) => j.result));
+  } finally {
+    await runner.close();
+  }
+  const runtime = runner.runtime;
+
+  const agreement: Record<string, unknown>[] = [];
+  const disagreements: Record<string, unknown>[] = [];
+  const kitOutcomes = new Map<string, SuiteResult["outcomes"]>();
+  const executions: Record<string, unknown>[] = [];
+  const times: Record<string, unknown>[] = [];
+  const seen = new Set<string>();
+  const counts = new Map<string, number>();
+  const count = (gate: string, n = 1) => counts.set(gate, (counts.get(gate) ?? 0) + n);
+  for (const job of jobs) {
+    const r = await job.result;
+    const snippet = bundle.corpus.get(job.corpusId)!;
+    const released = cacheEntryFor(bundle, rule, snippet.code, job.tests)?.outcomes;
+    const ours = r.outcomes.map((o) => o.outcome as string);
+    kitOutcomes.set(job.corpusId, r.outcomes);
+    let same = 0;
+    ours.forEach((o, i) => {
+      const rel = released?.[i];
+      if (rel !== undefined && kitOutcome(rel) === o) same++;
+      else {
+        disagreements.push({
+          query_id: job.task.task_id,
+          corpus_id: job.corpusId,
+          test_index: i,
+          released: rel ?? null,
+          kit: o,
+          runtime,
+        });
+      }
+    });
+    const kitPass = allPass(r.outcomes);
+    const releasedPass = released ? released.every((o) => o === "pass") : null;
+    const agree = released !== undefined && released.length === ours.length && same === ours.length;
+    agreement.push({
+      query_id: job.task.task_id,
+      corpus_id: job.corpusId,
+      label: snippet.label,
+      bug_type: snippet.bug_type,
+      tests: ours.length,
+      tests_agreeing: same,
+      released_pass: releasedPass,
+      kit_pass: kitPass,
+      agree,
+    });
+    const role = snippet.label === "correct" ? "canonical" : "distractor";
+    count(`${role}s_released`);
+    count(`${role}_${kitPass ? "pass" : "fail"}`);
+    if (released === undefined) count(`${role}_not_in_release_cache`);
+    count(agree ? "snippets_agreeing" : "snippets_disagreeing");
+    count("tests_agreeing", same);
+    count("tests_disagreeing", ours.length - same);
+
+    const key = `${r.codeSha}:${r.testsSha}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    r.outcomes.forEach((o, i) => {
+      const row = { code_sha256: r.codeSha, tests_sha256: r.testsSha, runtime, test_index: i };
+      executions.push({ ...row, outcome: o.outcome });
+      times.push({ ...row, ms: o.ms });
+    });
+  }
+
+  const queries = bundle.queries.flatMap((q) => {
+    const task = taskOf.get(q.query_id);
+    if (!task) return [];
+    return [{
+      query_id: task.task_id,
+      task_id: task.task_id,
+      source: "release",
+      domain: task.domain,
+      query: task.query,
+      entry_point: task.entry_point,
+      tests: task.tests,
+      correct_ids: q.correct_corpus_ids,
+      distractor_ids: q.paired_distractor_corpus_ids,
+    }];
+  });
+  // The whole released pool, including snippets of queries the tasks stage
+  // refused: they are still what every released ranking ranked against.
+  const corpus = [...bundle.corpus.values()].map((s) => {
+    const task = ownerOf.get(s.corpus_id);
+    const edit = task && s.label === "incorrect"
+      ? diffOneEdit(task.canonical, s.code, s.bug_type ?? undefined)
+      : null;
+    const ours = kitOutcomes.get(s.corpus_id);
+    return {
+      corpus_id: s.corpus_id,
+      task_id: task?.task_id ?? null,
+      source: "release",
+      domain: task?.domain ?? null,
+      label: s.label,
+      bug_type: s.bug_type,
+      operator: null,
+      line: edit?.line ?? null,
+      before: edit?.before ?? null,
+      after: edit?.after ?? null,
+      timeout_only: s.label === "correct" ? false : ours ? timeoutOnly(ours) : null,
+      code: s.code,
+      code_sha256: sha256Hex(s.code),
+    };
+  });
+  count("queries_released", bundle.queries.length);
+  count("queries_kept", queries.length);
+  count("corpus_released", bundle.corpus.size);
+  for (const s of bundle.corpus.values()) {
+    if (s.bug_type) count(`bug_type:${s.bug_type}`);
+  }
+
+  const bySuiteAndTest = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    byString(a.code_sha256 as string, b.code_sha256 as string) ||
+    byString(a.tests_sha256 as string, b.tests_sha256 as string) ||
+    (a.test_index as number) - (b.test_index as number);
+  const byQueryCorpus = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    byString(a.query_id as string, b.query_id as string) ||
+    byString(a.corpus_id as string, b.corpus_id as string) ||
+    ((a.test_index as number) ?? 0) - ((b.test_index as number) ?? 0);
+  executions.sort(bySuiteAndTest);
+  times.sort(bySuiteAndTest);
+  agreement.sort(byQueryCorpus);
+  disagreements.sort(byQueryCorpus);
+  queries.sort((a, b) => byString(a.query_id, b.query_id));
+  corpus.sort((a, b) => byString(a.corpus_id, b.corpus_id));
+  const validation = [...counts.entries()]
+    .map(([gate, n]) => ({ gate, source: "release", count: n }))
+    .sort((a, b) => byString(a.gate, b.gate));
+
+  const metadata = { runtime, timeout_ms: String(timeoutMs), bundle: bundle.dir, tests_key: rule };
+  const tables: Record<string, string> = {
+    executions: await writeTable("executions", executions, EXECUTIONS, { metadata }),
+    execution_times: await writeTable("execution_times", times, EXECUTION_TIMES, { metadata }),
+    queries: await writeTable("queries", queries, QUERIES, { metadata }),
+    corpus: await writeTable("corpus", corpus, CORPUS, { metadata }),
+    validation: await writeTable("validation", validation, VALIDATION, { metadata }),
+    oracle_agreement: await writeTable("oracle_agreement", agreement, ORACLE_AGREEMENT, {
+      metadata,
+    }),
+    oracle_disagreements: await writeTable(
+      "oracle_disagreements",
+      disagreements,
+      ORACLE_DISAGREEMENTS,
+      { metadata },
+    ),
+  };
+  await writeRejects("oracle", rejects);
+  const testsTotal = agreement.reduce((n, r) => n + (r.tests as number), 0);
+  return {
+    tables,
+    agreement: {
+      snippets: agreement.length,
+      agreeing: agreement.filter((r) => r.agree).length,
+      tests: testsTotal,
+      testsAgreeing: testsTotal - disagreements.length,
+    },
+  };
+}

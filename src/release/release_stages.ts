@@ -1,0 +1,162 @@
+import { join } from "node:path";
+import { readRows, writeTable } from "../io/arrow_table.ts";
+import { embeddingsDir, tablePath } from "../io/paths.ts";
+import { progress } from "../io/progress.ts";
+import { loadPythonParser } from "../mutate/python_parser.ts";
+import { readReleaseDistractors } from "../sources/release.ts";
+import { type ReleasedSystem, releasedSystems } from "./bundle_source.ts";
+import { AUDIT_MUTATIONS, compareMutants } from "./compare_mutants.ts";
+import {
+  comparePaper,
+  type KitMetric,
+  type KitPair,
+  type KitRanking,
+  PAPER_COMPARISON,
+  RANKING_AGREEMENT,
+  RANKING_DIFFERENCES,
+} from "./paper_comparison.ts";
+import { type Bundle, readBundle } from "./read_bundle.ts";
+import { summaryEntryFor, writeReleaseEmbedding } from "./release_embeddings.ts";
+
+/** Tables the compare stage writes. */
+export const COMPARE_TABLES = [
+  "paper_comparison",
+  "ranking_agreement",
+  "ranking_differences",
+  "release_mutations",
+] as const;
+
+/** The embedding file of a released system. */
+export function releasedEmbeddingPath(config: string): string {
+  return join(embeddingsDir(), `${config}.arrow`);
+}
+
+/**
+ * Turn each released `.npz` of the bundle into the kit's embedding file,
+ * queries under the kit's ids (`release/<query_id>`), checked against
+ * `tests/embedding_summary.json` when the release ships it.
+ */
+export async function writeReleasedEmbeddings(
+  bundleDir: string,
+  options: { quiet?: boolean; only?: readonly string[] } = {},
+): Promise<ReleasedSystem[]> {
+  const bundle = await readBundle(bundleDir);
+  const systems = releasedSystems(bundle).filter((s) =>
+    !options.only || options.only.includes(s.config)
+  );
+  const summary = await readSummary(bundle);
+  const queryIds = bundle.queries.map((q) => q.query_id);
+  const corpusIds = [...bundle.corpus.keys()];
+  const bar = progress("embed (release .npz)", systems.length, { quiet: options.quiet });
+  for (const s of systems) {
+    await writeReleaseEmbedding({
+      npzPath: s.npz,
+      outPath: releasedEmbeddingPath(s.config),
+      config: s.config,
+      model: s.model,
+      similarity: s.similarity,
+      queryIds,
+      corpusIds,
+      queryRowIds: queryIds.map((id) => `release/${id}`),
+      summary: summary === undefined ? undefined : summaryEntryFor(summary, s.model, s.npz),
+    });
+    bar.tick();
+  }
+  bar.done(`${systems.length} systems`);
+  return systems;
+}
+
+async function readSummary(bundle: Bundle): Promise<unknown> {
+  try {
+    return JSON.parse(await Deno.readTextFile(join(bundle.dir, "tests/embedding_summary.json")));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw new Error(`${join(bundle.dir, "tests/embedding_summary.json")}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Released model id → the kit config that scores it: each dense system's
+ * `paper-*` config, and the released BM25 → the kit's own `bm25` when the
+ * profile runs it.
+ */
+export function releasedConfigMap(
+  bundle: Bundle,
+  configs: readonly string[],
+): { configOf: Map<string, string>; kitOwn: Set<string> } {
+  const configOf = new Map<string, string>();
+  const kitOwn = new Set<string>();
+  for (const s of releasedSystems(bundle)) {
+    if (configs.includes(s.config)) configOf.set(s.model, s.config);
+  }
+  for (const run of bundle.runs) {
+    if (configOf.has(run.model)) continue;
+    const tail = run.model.slice(run.model.lastIndexOf("/") + 1).toLowerCase();
+    if (tail === "bm25" && configs.includes("bm25")) {
+      configOf.set(run.model, "bm25");
+      kitOwn.add("bm25");
+    }
+  }
+  return { configOf, kitOwn };
+}
+
+/**
+ * The compare stage of a release profile: the paper's numbers beside the
+ * kit's (`paper_comparison`), the agreement of the top-10 lists
+ * (`ranking_agreement`, `ranking_differences`), and the kit's mutation
+ * engine run over the released canonicals, looking for each released
+ * distractor (`release_mutations`).
+ */
+export async function runCompareStage(
+  options: { bundleDir: string; configs: readonly string[]; quiet?: boolean },
+): Promise<{ flagged: number; compared: number; tables: Record<string, string> }> {
+  const bundle = await readBundle(options.bundleDir);
+  const { configOf, kitOwn } = releasedConfigMap(bundle, options.configs);
+  const result = comparePaper({
+    bundle,
+    configOf,
+    kitOwn,
+    metrics: await readRows<KitMetric>(tablePath("metrics")),
+    pairwise: await readRows<KitPair>(tablePath("pairwise")),
+    rankings: await readRows<KitRanking>(tablePath("rankings")),
+  });
+  const tasks = await readRows<{ task_id: string; canonical: string; source: string }>(
+    tablePath("tasks"),
+  );
+  const canonicals = new Map(
+    tasks.filter((t) => t.source === "release").map((t) => [t.task_id, t.canonical]),
+  );
+  const mutations = compareMutants(
+    await loadPythonParser(),
+    canonicals,
+    await readReleaseDistractors(bundle.dir),
+  );
+  const metadata = { bundle: bundle.dir };
+  const tables: Record<string, string> = {
+    paper_comparison: await writeTable("paper_comparison", result.comparison, PAPER_COMPARISON, {
+      metadata,
+    }),
+    ranking_agreement: await writeTable("ranking_agreement", result.agreement, RANKING_AGREEMENT, {
+      metadata,
+    }),
+    ranking_differences: await writeTable(
+      "ranking_differences",
+      result.differences,
+      RANKING_DIFFERENCES,
+      { metadata },
+    ),
+    release_mutations: await writeTable(
+      "release_mutations",
+      mutations as unknown as Record<string, unknown>[],
+      AUDIT_MUTATIONS,
+      { metadata },
+    ),
+  };
+  const flagged = result.comparison.filter((r) => r.flagged).length;
+  if (!options.quiet) {
+    console.error(
+      `compare: ${result.comparison.length} released numbers beside the kit's, ${flagged} flagged`,
+    );
+  }
+  return { flagged, compared: result.comparison.length, tables };
+}

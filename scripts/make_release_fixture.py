@@ -883,7 +883,7 @@ TASKS = [
          ("off_by_one", "lo = mid + 1", "lo = mid", "once"),
          ("off_by_one", "len(items) - 1", "len(items)", None),
          ("wrong_comparison", "items[mid] < target", "items[mid] > target", None),
-         ("wrong_operator", "(lo + hi) // 2", "(lo - hi) // 2", None)],
+         ("wrong_comparison", "items[mid] == target", "items[mid] != target", None)],
     ),
     _task(
         "run_length_encode", "string_processing",

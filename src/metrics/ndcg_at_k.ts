@@ -4,7 +4,9 @@ import { exec_at_k } from "./exec_at_k.ts";
  * nDCG@k with binary gains (a correct snippet has gain 1, anything else 0) and
  * the log2 discount: DCG@k = Σ_{i ≤ k} rel_i / log2(i + 1), divided by the DCG
  * of the ideal ranking, which puts all `relevantCount` correct ids first
- * (trec_eval's `ndcg_cut`). 0 when the query has no correct id.
+ * (trec_eval's `ndcg_cut`). 0 when the query has no correct id. Relevance is
+ * correctness, not topic: a buggy copy of the query's own task has gain 0, so
+ * with one correct id nDCG@1 = exec@1.
  *
  * @example
  * ```ts
@@ -27,7 +29,8 @@ function idcg(k: number, relevantCount: number): number {
 }
 
 /**
- * The exec–nDCG gap at k: exec@k − nDCG@k. nDCG gives partial credit to a
+ * The exec–nDCG gap at k: exec@k − nDCG@k (never negative, as the paper
+ * reports it). nDCG gives partial credit to a
  * correct snippet found below rank 1, exec@k does not discount; a large gap
  * means the correct code is found but not first.
  *

@@ -3,9 +3,9 @@ import { cacheDir } from "../io/paths.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { asOutcome, complete, stoppedAtTimeout, type TestOutcome } from "./outcome.ts";
 
-/** sha256 of the code as executed: setup, then the snippet (just the snippet when no setup). */
+/** sha256 of the code as executed: the snippet, then the setup (just the snippet when no setup). */
 export function suiteCodeSha(setup: string, code: string): string {
-  return sha256Hex(setup === "" ? code : `${setup}\n${code}`);
+  return sha256Hex(setup === "" ? code : `${code}\n${setup}`);
 }
 
 /** sha256 of the JSON list of test statements. */

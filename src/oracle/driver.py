@@ -4,7 +4,7 @@ The same file serves both runtimes. Under Pyodide the worker runs it and calls
 ``pyodide_install``; under native CPython it is the worker process's main
 program (``python3 driver.py``), fed JSON-line batches on stdin.
 
-Each job runs setup, then code, then each test statement on its own, in a
+Each job runs the code, then the setup, then each test statement on its own, in a
 fresh namespace; builtins, sys streams and the recursion limit are restored
 after every job. An audit hook refuses process spawning, sockets, ctypes,
 writes to files and reads outside the standard library. It is a second,
@@ -254,9 +254,12 @@ def _compiled(src, name):
 
 
 def _load(setup, code, ns):
+    # The setup is test-side code (MBPP's test_setup_code, HumanEval's test
+    # imports): as in those harnesses it runs after the code, and may build
+    # fixtures from classes the code defines (MBPP 367, 927).
+    _exec(_compile(code, "<snippet>", "exec"), ns)
     if setup:
         _exec(_compiled(setup, "<setup>"), ns)
-    _exec(_compile(code, "<snippet>", "exec"), ns)
 
 
 def classify(fn, timed_out):

@@ -16,7 +16,7 @@ export interface TestOutcome {
   ms: number;
 }
 
-/** One snippet's suite: setup, then code, then each test statement on its own. */
+/** One snippet's suite: code, then setup, then each test statement on its own. */
 export interface Job {
   setup: string;
   code: string;

@@ -77,9 +77,9 @@ const MALFORMED: [file: string, reason: string][] = [
     "entry point not defined: the canonical defines no top-level function inner",
   ],
   [
-    "setup_needs_canonical",
-    "setup needs the canonical: it uses add, which only the canonical defines " +
-    "(setup runs before the canonical)",
+    "canonical_needs_setup",
+    "canonical needs the setup: it uses traced, which only the setup defines " +
+    "(setup runs after the canonical)",
   ],
   ["duplicate_id", "duplicate id: ok (first at test/fixtures/sources/malformed/ok_line_1)"],
 ];

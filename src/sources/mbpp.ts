@@ -41,9 +41,9 @@ export function deriveEntryPoint(
  * `challenge_test_list` the flagged extra tests. The entry point is derived
  * from the tests ({@link deriveEntryPoint}).
  *
- * The oracle runs setup before the code, so tasks whose setup needs the code
- * first are rejected by `checkTask` (367 and 927 build a tree from the
- * `Node` class the code defines).
+ * `test_setup_code` is test-side code: the oracle runs it after the code and
+ * before the tests, so 367 and 927, whose setup builds trees from the `Node`
+ * class the code defines, run as released.
  */
 export function mbppTasks(
   records: readonly SourceRecord[],

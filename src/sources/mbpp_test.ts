@@ -57,7 +57,7 @@ Deno.test("the entry point is the function the tests call, not a class they also
 
 Deno.test("MBPP rows that cannot run as a task are rejects with their reason", async () => {
   const { tasks, rejects } = mbppTasks(await records(), "mbpp.jsonl", syntax);
-  assertEquals(tasks.map((t) => t.source_id), ["1", "3", "4", "7"]);
+  assertEquals(tasks.map((t) => t.source_id), ["1", "2", "3", "4", "7"]);
   const reject = (line: number, reason: string) => ({
     stage: "tasks",
     source: "mbpp",
@@ -65,14 +65,32 @@ Deno.test("MBPP rows that cannot run as a task are rejects with their reason", a
     reason,
   });
   assertEquals(rejects, [
-    // Like MBPP 367 and 927: the setup builds objects of a class the code defines,
-    // but the oracle runs the setup first.
-    reject(
-      2,
-      "setup needs the canonical: it uses Node, which only the canonical defines " +
-        "(setup runs before the canonical)",
-    ),
     reject(5, "does not parse: canonical, line 1"),
     reject(6, "no entry point: the tests call no function the code defines"),
   ]);
+});
+
+Deno.test("an MBPP setup that builds fixtures from the code's class is kept, setup as released", () => {
+  // Shaped like MBPP 367 and 927 (not their text): the setup runs after the
+  // code, so it may use the class the code defines.
+  const code = "class Tree:\r\n\tdef __init__(self, v):\r\n\t\tself.v = v\r\n" +
+    "\t\tself.kids = []\r\ndef size(t):\r\n\treturn 1 + sum(size(k) for k in t.kids)";
+  const setup = "t = Tree(1)\r\nt.kids.append(Tree(2))\r\nt2 = Tree(3)";
+  const { tasks, rejects } = mbppTasks(
+    [{
+      line: 1,
+      value: {
+        task_id: 9001,
+        text: "Write a function to count the nodes of a tree.",
+        code,
+        test_setup_code: setup,
+        test_list: ["assert size(t) == 2", "assert size(t2) == 1"],
+        challenge_test_list: [],
+      },
+    }],
+    "mbpp.jsonl",
+    syntax,
+  );
+  assertEquals(rejects, []);
+  assertEquals(tasks.map((t) => [t.entry_point, t.setup]), [["size", setup]]);
 });

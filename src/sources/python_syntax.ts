@@ -183,9 +183,18 @@ function eagerIdentifiers(root: Node): string[] {
   const visit = (node: Node) => {
     if (node.type === "lambda") return;
     if (node.type === "function_definition") {
-      // Decorators, defaults and annotations run at definition time; the body does not.
+      // Decorators, defaults and annotations run at definition time; the body
+      // does not, and the function's and its parameters' names are bound, not read.
       for (const child of node.namedChildren) {
-        if (child && child.type !== "block") visit(child);
+        if (!child || child.type === "block" || child.type === "identifier") continue;
+        if (child.type === "parameters") {
+          for (const p of child.namedChildren) {
+            for (const field of ["value", "type"]) {
+              const part = p?.childForFieldName(field);
+              if (part) visit(part);
+            }
+          }
+        } else visit(child);
       }
       return;
     }

@@ -69,6 +69,12 @@ Deno.test("boundNames and eagerNames see what module-level code binds and reads 
     syntax.eagerNames(
       "root = Node(1)\nroot.left = Node(2)\ndef later(x=default):\n    return Node(x)\ng = lambda: Other()\nk(a=b)\n",
     ),
-    ["root", "Node", "later", "x", "default", "g", "k", "b"],
+    ["root", "Node", "default", "g", "k", "b"],
+  );
+  // A function's own name and its parameters' names are bound, not read;
+  // annotations and defaults are read when the def runs.
+  assertEquals(
+    syntax.eagerNames("def h(node: Ann = dflt, *rest: R, **kw) -> Ret:\n    return node\n"),
+    ["dflt", "Ann", "R", "Ret"],
   );
 });

@@ -29,12 +29,7 @@ function mirrorFolder(): string {
  * Rejects expected from the pinned files, each with its reason. A change here
  * is a change to the documented task counts (data/TASKS_SCHEMA.md).
  */
-const NEEDS_NODE = "setup needs the canonical: it uses Node, which only the canonical defines " +
-  "(setup runs before the canonical)";
-const DOCUMENTED_REJECTS: { locator: string; reason: string }[] = [
-  { locator: "mbpp.jsonl:367", reason: NEEDS_NODE },
-  { locator: "mbpp.jsonl:927", reason: NEEDS_NODE },
-];
+const DOCUMENTED_REJECTS: { locator: string; reason: string }[] = [];
 
 /** HumanEval tasks whose check() is not a flat list of asserts, kept whole. */
 const HUMANEVAL_WHOLE = [32, 38, 44, 50, 53, 129, 151];
@@ -84,9 +79,13 @@ Deno.test("real MBPP: CRLF and tabs kept, setup code, challenge tests, derived e
   const built = await buildTasks({ sources: ["mbpp"], mirror: mirrorFolder(), quiet: true });
   const byId = new Map(built.rows.map((r) => [r.source_id, r]));
   assertEquals(byId.get("1")!.canonical.includes("\r\n\ttc[0][0] = cost[0][0]"), true);
-  // The only two MBPP tasks with setup code need the canonical first: rejected (see above).
-  assertEquals(built.rows.filter((r) => r.setup !== "").length, 0);
-  assertEquals(byId.has("367") || byId.has("927"), false);
+  // The only two MBPP tasks with setup code build trees from the code's Node
+  // class; the setup runs after the code, so both are kept.
+  assertEquals(built.rows.filter((r) => r.setup !== "").map((r) => r.source_id), ["367", "927"]);
+  assertEquals([byId.get("367")!.entry_point, byId.get("927")!.entry_point], [
+    "is_tree_balanced",
+    "max_height",
+  ]);
   assertEquals(built.rows.filter((r) => r.extra_tests.length > 0).length, 11);
   assertEquals(byId.get("601")!.entry_point, "max_chain_length");
   assertEquals(byId.get("2")!.entry_point, "similar_elements");

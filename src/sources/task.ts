@@ -77,29 +77,31 @@ export function checkTask(
   if (!syntax.topLevelFunctions(task.canonical).includes(task.entry_point)) {
     return `entry point not defined: the canonical defines no top-level function ${task.entry_point}`;
   }
-  const needed = setupNeedsCanonical(task, syntax);
+  const needed = canonicalNeedsSetup(task, syntax);
   if (needed) {
-    return `setup needs the canonical: it uses ${needed}, which only the canonical defines ` +
-      "(setup runs before the canonical)";
+    return `canonical needs the setup: it uses ${needed}, which only the setup defines ` +
+      "(setup runs after the canonical)";
   }
   return null;
 }
 
 /**
- * The first name the setup reads while it runs that only the canonical
- * binds, or null. The oracle runs setup, then the canonical, then each test
- * (see `Job` in src/oracle/outcome.ts), so such a setup fails with a
- * NameError: MBPP's `test_setup_code` for tasks 367 and 927 builds trees with
- * the `Node` class of the code. Names used only inside function bodies are
- * fine (looked up when called, after the canonical ran).
+ * The first name the canonical reads while it runs (at module level, e.g.
+ * a decorator or an annotation) that only the setup binds, or null. The
+ * oracle runs the code, then the setup, then each test (see `Job` in
+ * src/oracle/outcome.ts), as the sources' own harnesses do: MBPP's
+ * `test_setup_code` and HumanEval's test imports are test-side code, and
+ * MBPP 367 and 927 build their fixture trees from the `Node` class the code
+ * defines. Names used only inside function bodies are fine (looked up when
+ * a test calls them, after the setup ran).
  */
-function setupNeedsCanonical(task: TaskDraft, syntax: PythonSyntax): string | null {
+function canonicalNeedsSetup(task: TaskDraft, syntax: PythonSyntax): string | null {
   if (task.setup.trim() === "") return null;
   const canonical = syntax.boundNames(task.canonical);
   const setup = syntax.boundNames(task.setup);
   if (!canonical || !setup) return null;
-  for (const name of syntax.eagerNames(task.setup)) {
-    if (canonical.has(name) && !setup.has(name)) return name;
+  for (const name of syntax.eagerNames(task.canonical)) {
+    if (setup.has(name) && !canonical.has(name)) return name;
   }
   return null;
 }

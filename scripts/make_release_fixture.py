@@ -552,14 +552,29 @@ def write_bundle(out_dir, n_queries, n_systems, dims, log):
     if n_queries >= len(TASKS):
         check_fixture(queries, corpus, cache)
 
+    tmp = out_dir.rstrip("/") + ".tmp-%d" % os.getpid()
+    if os.path.exists(tmp):
+        shutil.rmtree(tmp)
+    os.makedirs(tmp)
     systems = dense_systems(n_systems, dims)
-    tops, sims, saved = {}, {}, {}
+    tops, sims, summary = {}, {}, {}
     query_ids = [q["query_id"] for q in queries]
     corpus_ids = [r["corpus_id"] for r in corpus]
-    for system in systems:
-        q_vecs, c_vecs = make_vectors(system, queries, corpus)
-        arrays, compressed = npz_arrays(system, q_vecs, c_vecs, query_ids, corpus_ids)
-        saved[system["model"]] = (arrays, compressed)
+    for system in systems:  # one system in memory at a time
+        arrays, compressed = npz_arrays(system, *make_vectors(system, queries, corpus),
+                                        query_ids, corpus_ids)
+        name = results_file_name(system["model"], ".npz")
+        path = os.path.join(tmp, "embeddings", name)
+        write_npz(path, arrays, compressed)
+        del arrays
+        with np.load(path) as saved:  # similarities from the matrices exactly as saved
+            matrices = {key: saved[key] for key in saved.files}
+        matrices = {key: a for key, a in matrices.items() if a.dtype == np.float32}
+        summary[name] = {"model": system["model"], "arrays": {
+            key: {"shape": list(a.shape), "dtype": "float32", "finite": int(np.isfinite(a).sum()),
+                  "zero_norm_rows": int((np.linalg.norm(a, axis=1) == 0).sum())}
+            for key, a in matrices.items()}}
+        q_vecs, c_vecs = matrices.values()  # written query matrix first
         scores = dense_similarity(q_vecs, c_vecs, system["similarity"])
         tops[system["model"]] = top_indices(scores)
         sims[system["model"]] = np.take_along_axis(scores, tops[system["model"]], axis=1)
@@ -575,10 +590,6 @@ def write_bundle(out_dir, n_queries, n_systems, dims, log):
                 cache.run(corpus[j]["code"], q["test_suite"])
     log("execution cache: %d rows" % len(cache.rows))
 
-    tmp = out_dir.rstrip("/") + ".tmp-%d" % os.getpid()
-    if os.path.exists(tmp):
-        shutil.rmtree(tmp)
-    os.makedirs(tmp)
     write_jsonl(tmp, "data/corpus.jsonl", corpus)
     write_jsonl(tmp, "data/queries.jsonl", queries)
     write_jsonl(tmp, "data/execution_cache.jsonl", list(cache.rows.values()))
@@ -612,18 +623,6 @@ def write_bundle(out_dir, n_queries, n_systems, dims, log):
                [dict({"rank": i + 1}, **r) for i, r in enumerate(leaderboard)])
     write_json(tmp, "results/invocation_table.json", [invocation_row(s) for s in systems])
 
-    summary = {}
-    for system in systems:
-        arrays, compressed = saved[system["model"]]
-        name = results_file_name(system["model"], ".npz")
-        write_npz(os.path.join(tmp, "embeddings", name), arrays, compressed)
-        info = {}
-        for key, array in arrays.items():
-            if array.dtype == np.float32:
-                info[key] = {"shape": list(array.shape), "dtype": "float32",
-                             "finite": int(np.isfinite(array).sum()),
-                             "zero_norm_rows": int((np.linalg.norm(array, axis=1) == 0).sum())}
-        summary[name] = {"model": system["model"], "arrays": info}
     write_json(tmp, "tests/embedding_summary.json", summary, sort_keys=True)
     log("wrote results and embeddings")
 

@@ -1,3 +1,5 @@
+import { UserError } from "../cli/command.ts";
+
 /**
  * One thing wrong with a released bundle: where (a `file:line`, or a file
  * and the id inside it) and what. Becomes one line of the import's error
@@ -13,7 +15,7 @@ export interface BundleProblem {
  * first problem, plus how many more there are (all of them are in
  * `problems`, and the CLI writes them to the rejects table).
  */
-export class BundleError extends Error {
+export class BundleError extends UserError {
   constructor(readonly problems: BundleProblem[]) {
     const first = problems[0];
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : "";

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { crc32 as zlibCrc32, inflateRawSync } from "node:zlib";
 
 /** The values of one array, row-major (C order) whatever the file's order. */
 export type NdData =
@@ -64,12 +65,21 @@ const SIG_LOCAL = 0x04034b50;
  * arrays.get("query_embeddings")?.shape; // [939, 1024]
  * ```
  */
-export async function readNpz(bytes: Uint8Array, file: string): Promise<Map<string, NdArray>> {
+export function readNpz(bytes: Uint8Array, file: string): Promise<Map<string, NdArray>> {
+  // Async for callers that stream; the work itself is native inflate and CRC.
+  try {
+    return Promise.resolve(readNpzSync(bytes, file));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+function readNpzSync(bytes: Uint8Array, file: string): Map<string, NdArray> {
   const out = new Map<string, NdArray>();
   for (const entry of zipEntries(bytes, file)) {
     const where = `${file}: entry ${entry.name}`;
     if (!entry.name.endsWith(".npy")) continue; // np.load ignores other members too
-    const raw = await entryBytes(bytes, entry, where);
+    const raw = entryBytes(bytes, entry, where);
     if (crc32(raw) !== entry.crc) throw new Error(`${where}: CRC-32 mismatch (corrupted archive)`);
     const name = entry.name.slice(0, -".npy".length);
     if (out.has(name)) throw new Error(`${where}: array ${name} appears twice`);
@@ -196,7 +206,7 @@ function big(view: DataView, at: number, where: string): number {
 }
 
 /** The uncompressed bytes of one entry (stored or deflate), size checked. */
-async function entryBytes(bytes: Uint8Array, e: ZipEntry, where: string): Promise<Uint8Array> {
+function entryBytes(bytes: Uint8Array, e: ZipEntry, where: string): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = e.localOffset;
   if (at + 30 > bytes.length || view.getUint32(at, true) !== SIG_LOCAL) {
@@ -209,7 +219,7 @@ async function entryBytes(bytes: Uint8Array, e: ZipEntry, where: string): Promis
   const packed = bytes.subarray(start, end);
   let raw: Uint8Array;
   if (e.method === 0) raw = packed;
-  else if (e.method === 8) raw = await inflateRaw(packed, e.size, where);
+  else if (e.method === 8) raw = inflateRaw(packed, e.size, where);
   else throw new Error(`${where}: compression method ${e.method} (only stored and deflate)`);
   if (raw.length !== e.size) {
     throw new Error(`${where}: ${raw.length} bytes, the directory says ${e.size}`);
@@ -217,58 +227,24 @@ async function entryBytes(bytes: Uint8Array, e: ZipEntry, where: string): Promis
   return raw;
 }
 
-/** Inflate raw deflate data into a buffer of the expected size. */
-async function inflateRaw(packed: Uint8Array, size: number, where: string): Promise<Uint8Array> {
-  const out = new Uint8Array(size);
-  let at = 0;
+/**
+ * Inflate raw deflate data. node:zlib's native inflate, measured about twice as
+ * fast as a DecompressionStream on a 92 MB matrix (no chunk copying).
+ */
+function inflateRaw(packed: Uint8Array, size: number, where: string): Uint8Array {
   try {
-    const stream = new Blob([packed as Uint8Array<ArrayBuffer>]).stream()
-      .pipeThrough(new DecompressionStream("deflate-raw"));
-    for await (const chunk of stream) {
-      if (at + chunk.length > size) {
-        throw new Error(`inflates past the ${size} bytes the directory says`);
-      }
-      out.set(chunk, at);
-      at += chunk.length;
-    }
+    const out = inflateRawSync(packed, { maxOutputLength: Math.max(size, 1) });
+    // A plain view: Buffer's slice() shares memory, and decoding copies with slice().
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   } catch (e) {
     throw new Error(`${where}: cannot inflate (${(e as Error).message})`);
   }
-  return at === size ? out : out.subarray(0, at);
 }
 
-/** CRC-32 (IEEE, as ZIP uses), slicing by 8 bytes at a time for speed. */
+/** CRC-32 (IEEE, as ZIP uses), by node:zlib's native code (a JS table loop is ~15× slower). */
 export function crc32(data: Uint8Array): number {
-  const t = CRC_TABLES;
-  let crc = 0xffffffff;
-  let i = 0;
-  const n8 = data.length - (data.length % 8);
-  for (; i < n8; i += 8) {
-    const a = (crc ^ (data[i] | data[i + 1] << 8 | data[i + 2] << 16 | data[i + 3] << 24)) >>> 0;
-    crc = t[7 * 256 + (a & 0xff)] ^ t[6 * 256 + ((a >>> 8) & 0xff)] ^
-      t[5 * 256 + ((a >>> 16) & 0xff)] ^ t[4 * 256 + (a >>> 24)] ^
-      t[3 * 256 + data[i + 4]] ^ t[2 * 256 + data[i + 5]] ^
-      t[256 + data[i + 6]] ^ t[data[i + 7]];
-  }
-  for (; i < data.length; i++) crc = t[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
+  return zlibCrc32(data) >>> 0;
 }
-
-const CRC_TABLES = (() => {
-  const t = new Uint32Array(8 * 256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  for (let s = 1; s < 8; s++) {
-    for (let n = 0; n < 256; n++) {
-      const prev = t[(s - 1) * 256 + n];
-      t[s * 256 + n] = (t[prev & 0xff] ^ (prev >>> 8)) >>> 0;
-    }
-  }
-  return t;
-})();
 
 /** The header dictionary of an `.npy` file. */
 interface NpyHeader {
@@ -445,7 +421,10 @@ function decodeValues(body: Uint8Array, descr: string, count: number, where: str
   if (kind === "U") return utf32Strings(body, count, width, littleFile);
   if (kind === "S" || kind === "a") return byteStrings(body, count, width);
   // Copy into a fresh aligned buffer in host byte order.
-  const bytes = body.slice(0, needed);
+  // A fresh buffer of exactly the array's size: `slice` of a Buffer-backed
+  // view (as the inflater may hand back) shares a larger pool buffer.
+  const bytes = new Uint8Array(needed);
+  bytes.set(body.subarray(0, needed));
   if (width > 1 && littleFile !== LITTLE_ENDIAN_HOST) swapBytes(bytes, width);
   const buf = bytes.buffer;
   switch (`${kind}${width}`) {

@@ -298,7 +298,12 @@ export function checkEmbeddingSummary(
   if (!summaryEntry || typeof summaryEntry !== "object" || Array.isArray(summaryEntry)) {
     throw new Error(`${file}: embedding_summary entry is not an object`);
   }
-  const entry = summaryEntry as Record<string, unknown>;
+  // Per-array facts may sit under an `arrays` (or `matrices`) object.
+  const outer = summaryEntry as Record<string, unknown>;
+  const nested = [outer.arrays, outer.matrices].find((v) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+  ) as Record<string, unknown> | undefined;
+  const entry = nested ? { ...outer, ...nested } : outer;
   const targets = new Map<string, string>(); // summary key → array name
   for (const name of arrays.keys()) targets.set(name, name);
   if (roles) {

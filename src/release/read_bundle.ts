@@ -227,7 +227,9 @@ export async function readBundle(dir: string): Promise<Bundle> {
   const cache = await readCache(files.cache, problem);
   const { runs, models } = await readRuns(files.results, queries, corpus, problem);
   const leaderboard = await readRowList(files.leaderboard, "model", models, problem);
-  const invocations = await readRowList(files.invocations, "model", models, problem);
+  // BM25 needs no invocation (and the release's table may have no row for
+  // it); a dense system without one is caught where its similarity is read.
+  const invocations = await readRowList(files.invocations, "model", [], problem);
   const pairs = await readPairs(files.pairwise, models, problem);
   const intervals = await readIntervals(files.intervals, models, problem);
   const embeddings = await findEmbeddings(join(root, OPTIONAL_FILES.embeddings), runs, problem);

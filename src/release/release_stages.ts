@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { UserError } from "../cli/command.ts";
 import { readRows, writeTable } from "../io/arrow_table.ts";
 import { embeddingsDir, tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
@@ -59,6 +60,9 @@ export async function writeReleasedEmbeddings(
       corpusIds,
       queryRowIds: queryIds.map((id) => `release/${id}`),
       summary: summary === undefined ? undefined : summaryEntryFor(summary, s.model, s.npz),
+    }).catch((e) => {
+      // Every problem of a released .npz is a one-line message naming the file.
+      throw new UserError((e as Error).message);
     });
     bar.tick();
   }

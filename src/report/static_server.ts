@@ -13,21 +13,54 @@ const TYPES: Record<string, string> = {
 
 /** A running loopback server; `close()` stops it. */
 export interface SiteServer {
+  /** Where the site's root is: origin plus base path, no trailing slash (`http://127.0.0.1:PORT/repo`). */
   url: string;
   close(): Promise<void>;
 }
 
+/** Options of {@link serveSite}. */
+export interface ServeOptions {
+  /** Port; 0 (the default) picks a free one. */
+  port?: number;
+  /**
+   * Path the site lives under, e.g. `/execret-kit/` as GitHub Pages serves a
+   * project site at `/<repo>/`; default `/`. Anything outside it is a 404,
+   * so a page that links or fetches by absolute path fails as it would there.
+   */
+  base?: string;
+}
+
+/** `/x/y/` from `x/y`, `/x/y` or `/x/y/`; `/` from `` or `/`. */
+function normalizeBase(base: string): string {
+  const trimmed = base.replace(/^\/+|\/+$/g, "");
+  return trimmed === "" ? "/" : `/${trimmed}/`;
+}
+
 /**
- * Serve a built site folder on 127.0.0.1 (port 0 picks a free one). Clean
- * URLs map to `<path>.html` as Framework's own preview does. Only for local
- * viewing and tests: no caching headers, no directory listings.
+ * Serve a built site folder on 127.0.0.1 under a base path. Clean URLs map
+ * to `<path>.html` and the base without its slash redirects to it, as
+ * Framework's own preview and GitHub Pages do. Only for local viewing and
+ * tests: no caching headers, no directory listings.
+ *
+ * @example
+ * ```ts
+ * const server = serveSite("out/site", { base: "/execret-kit/" });
+ * // server.url === "http://127.0.0.1:<port>/execret-kit"; pages at server.url + "/leaderboard"
+ * await server.close();
+ * ```
  */
-export function serveSite(dir: string, port = 0): SiteServer {
+export function serveSite(dir: string, options: ServeOptions = {}): SiteServer {
+  const base = normalizeBase(options.base ?? "/");
   const server = Deno.serve(
-    { hostname: "127.0.0.1", port, onListen: () => {} },
+    { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
     async (req) => {
-      const path = decodeURIComponent(new URL(req.url).pathname);
-      const rel = normalize(path).replace(/^(\.\.(\/|$))+/, "");
+      const url = new URL(req.url);
+      const path = decodeURIComponent(url.pathname);
+      if (base !== "/" && path === base.slice(0, -1)) {
+        return Response.redirect(new URL(base + url.search, url), 301);
+      }
+      if (!path.startsWith(base)) return new Response("not found", { status: 404 });
+      const rel = normalize(path.slice(base.length - 1)).replace(/^(\.\.(\/|$))+/, "");
       const candidates = rel.endsWith("/")
         ? [join(dir, rel, "index.html")]
         : [join(dir, rel), join(dir, `${rel}.html`)];
@@ -44,5 +77,8 @@ export function serveSite(dir: string, port = 0): SiteServer {
     },
   );
   const { port: actual } = server.addr as Deno.NetAddr;
-  return { url: `http://127.0.0.1:${actual}`, close: () => server.shutdown() };
+  return {
+    url: `http://127.0.0.1:${actual}${base.slice(0, -1)}`,
+    close: () => server.shutdown(),
+  };
 }

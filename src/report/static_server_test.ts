@@ -1,0 +1,49 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { join } from "node:path";
+import { serveSite } from "./static_server.ts";
+
+/** Status, body (or redirect target) of a GET that does not follow redirects. */
+async function get(url: string): Promise<[number, string]> {
+  const res = await fetch(url, { redirect: "manual" });
+  const body = await res.text();
+  return [res.status, res.status === 301 ? res.headers.get("location")! : body];
+}
+
+Deno.test("serveSite serves the site under its base path only, as GitHub Pages does", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "execret-serve-" });
+  await Deno.writeTextFile(join(dir, "index.html"), "home");
+  await Deno.writeTextFile(join(dir, "sql.html"), "sql page");
+  await Deno.mkdir(join(dir, "_file"));
+  await Deno.writeTextFile(join(dir, "_file", "t.arrow"), "table");
+  const server = serveSite(dir, { base: "execret-kit" });
+  const origin = new URL(server.url).origin;
+  try {
+    assertEquals(server.url, `${origin}/execret-kit`);
+    assertEquals(await get(`${server.url}/`), [200, "home"]);
+    assertEquals(await get(`${server.url}/sql`), [200, "sql page"]);
+    assertEquals(await get(`${server.url}/sql.html`), [200, "sql page"]);
+    assertEquals(await get(`${server.url}/_file/t.arrow`), [200, "table"]);
+    assertEquals(await get(server.url), [301, `${origin}/execret-kit/`]);
+    // Outside the base: what an absolute link would reach on a project site.
+    assertEquals((await get(`${origin}/sql`))[0], 404);
+    assertEquals((await get(`${origin}/_file/t.arrow`))[0], 404);
+    assertEquals((await get(`${server.url}/../index.html`))[0], 404);
+    assertEquals((await get(`${server.url}/nope`))[0], 404);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("serveSite without a base serves from the root", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "execret-serve-" });
+  await Deno.writeTextFile(join(dir, "index.html"), "home");
+  const server = serveSite(dir);
+  try {
+    assertEquals(server.url, new URL(server.url).origin);
+    assertEquals(await get(`${server.url}/`), [200, "home"]);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

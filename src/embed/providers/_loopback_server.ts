@@ -90,3 +90,120 @@ export function fakeVector(text: string, dims: number): number[] {
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
   return Array.from({ length: dims }, (_, j) => ((h >>> (j % 24)) & 0xff) / 255 + 0.01 * (j + 1));
 }
+
+/**
+ * The error answers hosted APIs give, as their documentation and users'
+ * reports quote them, so tests can make a loopback server fail like the
+ * real service: a batch over the request's token budget, one input over
+ * the model's length, 429s with `retry-after-ms`, with `x-should-retry:
+ * false`, and Gemini's 429 whose body carries a `google.rpc.RetryInfo`.
+ */
+export const faults = {
+  /** 400 saying the batch holds too many tokens (or, for Gemini, too many requests). */
+  tooLongBatch(provider: string, tokens: number, max: number): Response {
+    switch (provider) {
+      case "openai":
+        return json({
+          error: {
+            message: `Requested ${tokens} tokens, max ${max} tokens per request`,
+            type: "max_tokens_per_request",
+            param: null,
+            code: "max_tokens_per_request",
+          },
+        }, 400);
+      case "voyage":
+        return json({
+          detail:
+            `Request to model 'voyage-code-3' failed. The max allowed tokens per submitted batch is ${max}. Your batch has ${tokens} tokens after truncation. Please lower the number of tokens in the batch.`,
+        }, 400);
+      case "mistral":
+        return json({
+          object: "error",
+          message: `Too many tokens in batch. Max is ${max} got ${tokens}`,
+          type: "invalid_request_error",
+          param: null,
+          code: null,
+        }, 400);
+      case "gemini":
+        return json({
+          error: {
+            code: 400,
+            message:
+              "* BatchEmbedContentsRequest.requests: at most 100 requests can be in one batch\n",
+            status: "INVALID_ARGUMENT",
+          },
+        }, 400);
+      case "cohere":
+        return json(
+          { message: `invalid request: total number of texts must be at most ${max}` },
+          400,
+        );
+      default:
+        return json({ detail: `too many tokens in request: ${tokens} exceeds ${max}` }, 400);
+    }
+  },
+  /** 400 saying one input is longer than the model takes. */
+  tooLongInput(provider: string, tokens: number, max: number): Response {
+    switch (provider) {
+      case "openai":
+        return json({
+          error: {
+            message:
+              `This model's maximum context length is ${max} tokens, however you requested ${tokens} tokens (${tokens} in your prompt; 0 for the completion). Please reduce your prompt; or completion length.`,
+            type: "invalid_request_error",
+            param: null,
+            code: null,
+          },
+        }, 400);
+      case "gemini":
+        return json({
+          error: {
+            code: 400,
+            message:
+              `The input token count (${tokens}) exceeds the maximum number of tokens allowed (${max}).`,
+            status: "INVALID_ARGUMENT",
+          },
+        }, 400);
+      case "mistral":
+        return json({
+          object: "error",
+          message: `Too many tokens in input. Max is ${max} got ${tokens}`,
+          type: "invalid_request_error",
+        }, 400);
+      default:
+        return json({
+          detail: `Input of ${tokens} tokens is too long; the context length is ${max}`,
+        }, 400);
+    }
+  },
+  /** 429 asking for a wait in milliseconds (OpenAI's `retry-after-ms`). */
+  retryAfterMs(ms: number): Response {
+    return json({ error: { message: "Rate limit reached", type: "requests" } }, 429, {
+      "retry-after-ms": String(ms),
+    });
+  },
+  /** 429 that must not be retried (`x-should-retry: false`, e.g. quota exhausted). */
+  noRetry(): Response {
+    return json(
+      { error: { message: "You exceeded your current quota", code: "insufficient_quota" } },
+      429,
+      {
+        "x-should-retry": "false",
+      },
+    );
+  },
+  /** Gemini's 429 RESOURCE_EXHAUSTED with a RetryInfo detail (`delay` like "13s" or "0.5s"). */
+  geminiRetryInfo(delay: string): Response {
+    return json({
+      error: {
+        code: 429,
+        message: "You exceeded your current quota, please check your plan and billing details.",
+        status: "RESOURCE_EXHAUSTED",
+        details: [
+          { "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [] },
+          { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: delay },
+        ],
+      },
+    }, 429);
+  },
+};

@@ -33,6 +33,7 @@ import re
 import shutil
 import signal
 import sys
+import time
 import zipfile
 from textwrap import dedent
 
@@ -162,8 +163,12 @@ class _Timeout(BaseException):
     """Raised by the alarm; a BaseException so `except Exception` in a snippet cannot swallow it."""
 
 
+_ARMED = [False]
+
+
 def _on_alarm(_signum, _frame):
-    raise _Timeout()
+    if _ARMED[0]:  # an alarm arriving after the test has ended is ignored
+        raise _Timeout()
 
 
 _COMPILED = {}
@@ -178,9 +183,14 @@ def _compiled(src):
 
 
 def _run_timed(src, namespace):
-    signal.setitimer(signal.ITIMER_REAL, TEST_TIMEOUT_S)
     try:
-        exec(_compiled(src), namespace)
+        try:
+            _ARMED[0] = True
+            signal.setitimer(signal.ITIMER_REAL, TEST_TIMEOUT_S)
+            exec(_compiled(src), namespace)
+        finally:
+            _ARMED[0] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
         return "pass"
     except _Timeout:
         return "TIMEOUT"
@@ -189,8 +199,6 @@ def _run_timed(src, namespace):
         return "FAIL:" + message if message else "FAIL"
     except BaseException as err:  # a crash of the snippet is an outcome
         return "ERROR:" + type(err).__name__
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def run_suite(code, tests):
@@ -225,7 +233,11 @@ class ExecutionCache:
     def run(self, code, tests):
         key = (sha256_hex(code), tests_sha256(tests))
         if key not in self.rows:
+            started = time.monotonic()
             outcomes = run_suite(code, tests)
+            if time.monotonic() - started > 0.5:
+                print("slow suite (%.1f s): %s" % (time.monotonic() - started, outcomes),
+                      file=sys.stderr)
             self.rows[key] = {"code_sha256": key[0], "tests_sha256": key[1],
                               "test_results": outcomes,
                               "passes_all_tests": all(o == "pass" for o in outcomes)}

@@ -220,6 +220,8 @@ export const STAGES: StageDef[] = [
         ...await bundleFingerprintFiles(p),
       ],
       entry: "src/release/release_stages.ts",
+      // Read by import.meta.url through the sources and embed modules it imports.
+      assets: ["data/invocations.json", "data/sources.json"],
     }),
     outputs: async (p) => (await bundleDirOf(p)) === null ? [] : COMPARE_TABLES.map(table),
     run: async (p, quiet) => {

@@ -36,6 +36,9 @@ Deno.test("the committed table loads, names are unique and every entry cites its
       "voyage-code-3",
       "cohere-embed-v4",
       "jina-v2-base-code",
+      "jina-code-embeddings-1.5b",
+      "jina-code-embeddings-0.5b",
+      "codestral-embed",
       "nomic-embed-code",
     ]
   ) ok(names.includes(required), `missing ${required}`);
@@ -91,6 +94,8 @@ Deno.test("bad entries fail with one line naming the entry", () => {
     [{ ...good, query: { prefx: "a" } }, /"query.prefx" is not prefix or params/],
     [{ ...good, colour: 1 }, /unknown field "colour"/],
     [{ ...good, name: "Bad Name" }, /must match/],
+    [{ ...good, limits: { texts: 0 } }, /"limits.texts" must be a positive integer/],
+    [{ ...good, limits: { tokens: 5 } }, /"limits.tokens" is not texts, tokens_per_request/],
   ];
   for (const [entry, re] of cases) {
     throws(() => validateInvocation(entry, "t: entry 0 (x)"), (e: Error) => {

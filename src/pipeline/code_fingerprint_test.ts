@@ -10,7 +10,7 @@ import { loadProfile } from "./profile.ts";
 async function copyRepo(): Promise<string> {
   const root = await Deno.makeTempDir();
   const copy = await new Deno.Command("cp", {
-    args: ["-r", join(REPO_ROOT, "src"), join(REPO_ROOT, "deno.json"), root],
+    args: ["-r", ...["src", "data", "deno.json"].map((p) => join(REPO_ROOT, p)), root],
   }).output();
   if (!copy.success) throw new Error("cp failed");
   await Deno.symlink(join(REPO_ROOT, "node_modules"), join(root, "node_modules"));

@@ -5,8 +5,11 @@ import {
   releaseBundleDir,
   type ReleasedSystem,
   releasedSystems,
+  releaseSource,
 } from "../release/bundle_source.ts";
 import { readBundle } from "../release/read_bundle.ts";
+import { parseSha256Sums } from "../release/sha256sums.ts";
+import { fileDigest } from "./stamp.ts";
 import type { Profile } from "./profile.ts";
 
 // A profile's bundle is located (and fetched) once per process: every stage's
@@ -51,27 +54,37 @@ export function releasePool(p: Profile): boolean {
 }
 
 /**
- * Files that stand for the bundle's content in stage fingerprints: its
- * `SHA256SUMS` (a digest of every other file, verified when fetched), else
- * every file it holds.
+ * The digests of the bundle's files under some paths (`data/`,
+ * `data/queries.jsonl`, ...), for a stage's fingerprint, so a stage reruns
+ * only when a file it reads changed. A fetched or mirrored bundle was just
+ * verified against its `SHA256SUMS`, so its listed digests are used as they
+ * are; a `release:DIR` bundle is hashed file by file.
  */
-export async function bundleFingerprintFiles(p: Profile): Promise<string[]> {
+export async function bundleDigests(
+  p: Profile,
+  prefixes: readonly string[],
+): Promise<Record<string, string> | null> {
   const dir = await bundleDirOf(p);
-  if (dir === null) return [];
-  const sums = join(dir, "SHA256SUMS");
-  try {
-    await Deno.stat(sums);
-    return [sums];
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  if (dir === null) return null;
+  const wanted = (path: string) =>
+    prefixes.some((x) => x.endsWith("/") ? path.startsWith(x) : path === x);
+  const source = releaseSource(p);
+  const verified = source !== null && !("dir" in source);
+  const out: Record<string, string> = {};
+  if (verified) {
+    const sums = join(dir, "SHA256SUMS");
+    for (const e of parseSha256Sums(await Deno.readTextFile(sums), sums)) {
+      if (wanted(e.path)) out[e.path] = e.sha256;
+    }
+    return out;
   }
-  const out: string[] = [];
-  const walk = async (d: string) => {
-    for await (const e of Deno.readDir(d)) {
-      if (e.isDirectory) await walk(join(d, e.name));
-      else if (e.isFile) out.push(join(d, e.name));
+  const walk = async (rel: string) => {
+    for await (const e of Deno.readDir(join(dir, rel))) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory) await walk(path);
+      else if (e.isFile && wanted(path)) out[path] = (await fileDigest(join(dir, path)))!;
     }
   };
-  await walk(dir);
-  return out.sort();
+  await walk("");
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -17,8 +17,8 @@ import {
   writeReleasedEmbeddings,
 } from "../release/release_stages.ts";
 import {
+  bundleDigests,
   bundleDirOf,
-  bundleFingerprintFiles,
   configsOf,
   releasedSystemsOf,
   releasePool,
@@ -75,13 +75,11 @@ export const STAGES: StageDef[] = [
     name: "tasks",
     after: [],
     inputs: async (p) => ({
-      settings: { sources: p.sources, release: p.release ?? null },
-      files: [
-        "data/builtin_tasks.jsonl",
-        "data/sources.json",
-        ...mirrorFiles(),
-        ...await bundleFingerprintFiles(p),
-      ],
+      settings: {
+        sources: p.sources,
+        release: await bundleDigests(p, ["data/queries.jsonl", "data/corpus.jsonl"]),
+      },
+      files: ["data/builtin_tasks.jsonl", "data/sources.json", ...mirrorFiles()],
       entry: "src/sources/stage.ts",
       assets: [GRAMMAR],
     }),
@@ -114,8 +112,9 @@ export const STAGES: StageDef[] = [
         timeout_ms: p.timeout_ms,
         max: p.max_distractors,
         pool: releasePool(p) ? "release" : "mutants",
+        release: await bundleDigests(p, ["data/"]),
       },
-      files: [table("tasks"), table("mutants"), ...await bundleFingerprintFiles(p)],
+      files: [table("tasks"), table("mutants")],
       // A release profile's pool is the release's own: its oracle re-executes
       // the released snippets instead of choosing among mutants.
       entry: releasePool(p) ? "src/release/release_oracle.ts" : "src/oracle/stage.ts",
@@ -154,13 +153,17 @@ export const STAGES: StageDef[] = [
     name: "embed",
     after: ["oracle"],
     inputs: async (p) => ({
-      settings: { configs: await configsOf(p) },
-      files: [
-        table("queries"),
-        table("corpus"),
-        "data/invocations.json",
-        ...await bundleFingerprintFiles(p),
-      ],
+      settings: {
+        configs: await configsOf(p),
+        release: await bundleDigests(p, [
+          "data/queries.jsonl",
+          "data/corpus.jsonl",
+          "embeddings/",
+          "results/",
+          "tests/embedding_summary.json",
+        ]),
+      },
+      files: [table("queries"), table("corpus"), "data/invocations.json"],
       entry: "src/embed/stage.ts",
       assets: (await releasedSystemsOf(p)).length ? ["src/release/release_stages.ts"] : [],
     }),
@@ -214,11 +217,13 @@ export const STAGES: StageDef[] = [
     name: "compare",
     after: ["stats"],
     inputs: async (p) => ({
-      settings: { configs: await configsOf(p), release: (await bundleDirOf(p)) !== null },
-      files: (await bundleDirOf(p)) === null ? [] : [
-        ...["metrics", "pairwise", "rankings", "tasks"].map(table),
-        ...await bundleFingerprintFiles(p),
-      ],
+      settings: {
+        configs: await configsOf(p),
+        release: await bundleDigests(p, ["data/", "results/", "tests/"]),
+      },
+      files: (await bundleDirOf(p)) === null
+        ? []
+        : ["metrics", "pairwise", "rankings", "tasks"].map(table),
       entry: "src/release/release_stages.ts",
       // Read by import.meta.url through the sources and embed modules it imports.
       assets: ["data/invocations.json", "data/sources.json"],

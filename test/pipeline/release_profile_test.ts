@@ -1,0 +1,217 @@
+/**
+ * The release profile reproduces the paper's own numbers from its bundle:
+ * on the fixture bundle (test/fixtures/release/paper, written by
+ * scripts/make_release_fixture.py with numpy/scipy, independently of the
+ * kit), every released metric and McNemar p of the dense systems equals the
+ * kit's at the released precision, every top 10 is identical, the oracle's
+ * agreement table covers every released snippet, and `execret check` passes.
+ * Then one changed embedding value, cache outcome or released metric in a
+ * copy is flagged, and nothing else is.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join, relative } from "node:path";
+import * as arrow from "apache-arrow";
+import { sha256Hex } from "../../src/io/hash.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const MAIN = join(ROOT, "src/cli/main.ts");
+const FIXTURE = join(ROOT, "test/fixtures/release/paper");
+const tmp = await Deno.makeTempDir({ prefix: "execret-release-profile-" });
+const cache = join(tmp, "cache");
+
+// The release profile without the Universal Sentence Encoder, whose ~45 s of
+// embedding adds nothing to what this test checks.
+const profile = join(tmp, "release-test.json");
+const release = JSON.parse(await Deno.readTextFile(join(ROOT, "data/profiles/release.json")));
+await Deno.writeTextFile(
+  profile,
+  JSON.stringify({
+    ...release,
+    name: "release-test",
+    configs: release.configs.filter((c: string) => c !== "use"),
+    bootstrap: 1000,
+  }),
+);
+
+async function run(bundle: string, out: string): Promise<string> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
+      .concat(["--profile", profile, "--no-site"]),
+    env: {
+      EXECRET_OUT: out,
+      EXECRET_CACHE: cache,
+      EXECRET_RELEASE_MIRROR: bundle,
+      EXECRET_PROGRESS_SECONDS: "5",
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+  if (code !== 0) throw new Error(`reproduce exited ${code}:\n${text.slice(-3000)}`);
+  return text;
+}
+
+function rows(out: string, table: string): Record<string, unknown>[] {
+  const t = arrow.tableFromIPC(Deno.readFileSync(join(out, "tables", `${table}.arrow`)));
+  return t.toArray().map((r) => r.toJSON() as Record<string, unknown>);
+}
+
+async function copyBundle(): Promise<string> {
+  const dir = await Deno.makeTempDir({ dir: tmp, prefix: "bundle-" });
+  const walk = async (from: string) => {
+    for await (const e of Deno.readDir(from)) {
+      const src = join(from, e.name);
+      const dst = join(dir, relative(FIXTURE, src));
+      if (e.isDirectory) {
+        await Deno.mkdir(dst, { recursive: true });
+        await walk(src);
+      } else await Deno.copyFile(src, dst);
+    }
+  };
+  await walk(FIXTURE);
+  return dir;
+}
+
+/** Rewrite a bundle copy's SHA256SUMS after an edit (the mirror is verified against it). */
+async function resum(dir: string): Promise<void> {
+  const sums = join(dir, "SHA256SUMS");
+  const lines = (await Deno.readTextFile(sums)).split("\n").filter((l) => l.trim() !== "");
+  const fixed = lines.map((l) => {
+    const path = l.slice(66);
+    return `${sha256Hex(Deno.readFileSync(join(dir, path)))}  ${path}`;
+  });
+  await Deno.writeTextFile(sums, fixed.join("\n") + "\n");
+}
+
+const flagged = (out: string) =>
+  rows(out, "paper_comparison").filter((r) => r.flagged).map((r) =>
+    [r.section, r.config, r.config_b, r.metric, r.k, r.quantity].join(" ")
+  );
+
+const hasNumpy = new Deno.Command("python3", {
+  args: ["-c", "import numpy"],
+  stdout: "null",
+  stderr: "null",
+}).outputSync().success;
+
+const base = join(tmp, "base");
+
+Deno.test({
+  name: "the release profile regenerates every released number of the dense systems",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const log = await run(FIXTURE, base);
+    ok(log.includes("execret check: all 8 checks pass"), log.slice(-1500));
+    const comparison = rows(base, "paper_comparison");
+    const dense = comparison.filter((r) => String(r.config).startsWith("paper-"));
+    ok(dense.length > 300, `${dense.length} released numbers of dense systems compared`);
+    assertEquals(dense.filter((r) => r.status !== "equal"), []);
+    // The released metrics and McNemar p of the dense systems, at their precision.
+    const points = dense.filter((r) =>
+      r.section === "metric" || (r.section === "pairwise" && r.quantity === "p_mcnemar")
+    );
+    ok(points.some((r) => r.quantity === "p_mcnemar"), "McNemar p compared");
+    ok(points.every((r) => r.equal === true));
+    // BM25 is the kit's own, shown beside the released one and never flagged.
+    ok(comparison.some((r) => r.config === "bm25" && r.status === "kit_own"));
+    assertEquals(flagged(base), []);
+    // Every released dense system's top 10 is the kit's, query by query.
+    const agreement = rows(base, "ranking_agreement").filter((r) => !r.kit_own);
+    assertEquals(agreement.length, 3);
+    for (const a of agreement) assertEquals(a.share_identical, 1, String(a.config));
+    // The oracle re-executed every released own-task snippet, and agrees.
+    const queries = (await Deno.readTextFile(join(FIXTURE, "data/queries.jsonl")))
+      .split("\n").filter((l) => l).map((l) => JSON.parse(l));
+    const own = queries.flatMap((q) => [
+      ...q.correct_corpus_ids,
+      ...q.paired_distractor_corpus_ids,
+    ]);
+    const oracle = rows(base, "oracle_agreement");
+    assertEquals(oracle.map((r) => r.corpus_id).sort(), [...own].sort());
+    ok(oracle.every((r) => r.agree === true));
+    assertEquals(rows(base, "oracle_disagreements"), []);
+  },
+});
+
+Deno.test({
+  name: "one changed released metric is flagged, and nothing else",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await copyBundle();
+    const file = join(dir, "results/acme__embed-small.json");
+    const run0 = JSON.parse(await Deno.readTextFile(file));
+    run0.metrics["exec@1"] = Math.round((run0.metrics["exec@1"] + 0.01) * 1e4) / 1e4;
+    await Deno.writeTextFile(file, JSON.stringify(run0, null, 2) + "\n");
+    await resum(dir);
+    const out = join(tmp, "metric");
+    await run(dir, out);
+    assertEquals(flagged(out), ["metric paper-embed-small  exec 1 value"]);
+  },
+});
+
+Deno.test({
+  name: "one changed outcome in the release's execution cache is one disagreement",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await copyBundle();
+    const file = join(dir, "data/execution_cache.jsonl");
+    const corpus = (await Deno.readTextFile(join(dir, "data/corpus.jsonl")))
+      .split("\n").filter((l) => l).map((l) => JSON.parse(l));
+    const canonical = corpus.find((c) => c.label === "correct");
+    const lines = (await Deno.readTextFile(file)).split("\n").filter((l) => l);
+    const i = lines.findIndex((l) => JSON.parse(l).code_sha256 === sha256Hex(canonical.code));
+    ok(i >= 0, "the first canonical is in the cache");
+    const entry = JSON.parse(lines[i]);
+    const list = entry.test_results ?? entry.outcomes;
+    list[0] = "FAIL";
+    if ("passes_all_tests" in entry) entry.passes_all_tests = false;
+    lines[i] = JSON.stringify(entry);
+    await Deno.writeTextFile(file, lines.join("\n") + "\n");
+    await resum(dir);
+    const out = join(tmp, "cache-outcome");
+    await run(dir, out);
+    assertEquals(
+      rows(out, "oracle_disagreements").map((r) => [r.corpus_id, r.test_index, r.released, r.kit]),
+      [[canonical.corpus_id, 0, "FAIL", "pass"]],
+    );
+    assertEquals(
+      rows(out, "oracle_agreement").filter((r) => !r.agree).map((r) => r.corpus_id),
+      [canonical.corpus_id],
+    );
+  },
+});
+
+Deno.test({
+  name: "one changed embedding value changes that system's ranking, and nothing else's",
+  ignore: !hasNumpy,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await copyBundle();
+    const npz = join(dir, "embeddings/acme__embed-small.npz");
+    // One value of the first query's vector, rewritten with numpy as the release was.
+    const script = [
+      "import sys, numpy as np",
+      "p = sys.argv[1]",
+      "d = dict(np.load(p))",
+      "name = [k for k in d if d[k].dtype.kind == 'f' and d[k].shape[0] < 50][0]",
+      "d[name][0, 0] = 100.0",
+      "np.savez_compressed(p, **d)",
+    ].join("\n");
+    const py = await new Deno.Command("python3", { args: ["-c", script, npz] }).output();
+    ok(py.success, new TextDecoder().decode(py.stderr));
+    // The release's own summary of that matrix still holds (shape, finite, non-zero).
+    await resum(dir);
+    const out = join(tmp, "embedding");
+    await run(dir, out);
+    const differences = rows(out, "ranking_differences").filter((r) => r.config !== "bm25");
+    assertEquals(differences.map((r) => [r.config, r.query_id]), [[
+      "paper-embed-small",
+      "release/q_0001",
+    ]]);
+    for (const f of flagged(out)) ok(f.includes("paper-embed-small"), f);
+  },
+});

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { outDir } from "../io/paths.ts";
 import { UserError } from "../cli/command.ts";
-import { loadProfile, type Profile } from "./profile.ts";
+import { loadProfile, type Profile, validateProfile } from "./profile.ts";
 import { withStageLock } from "./stage_lock.ts";
 import { fingerprint, isFresh, writeStamp } from "./stamp.ts";
 import { type StageDef, STAGES } from "./stages.ts";
@@ -67,7 +67,13 @@ export async function runPipeline(
   profile: Profile,
   options: RunOptions = {},
 ): Promise<StageReport[]> {
-  await atomicWrite(join(outDir(), "run.json"), JSON.stringify({ profile: profile.name }) + "\n");
+  // The whole effective profile, not just its name: a profile read from a
+  // path, trimmed by --skip-unavailable or given other --source values must
+  // be what the site's loaders recompute with.
+  await atomicWrite(
+    join(outDir(), "run.json"),
+    JSON.stringify({ profile: profile.name, settings: profile }, null, 2) + "\n",
+  );
   const reports: StageReport[] = [];
   await ensureStage(STAGES[STAGES.length - 1].name, profile, options, reports);
   return reports;
@@ -97,6 +103,13 @@ export function currentProfile(): Profile {
     run = JSON.parse(text);
   } catch (e) {
     throw new UserError(`${path}: not valid JSON (${firstLine(e)})`);
+  }
+  const settings = (run as { settings?: unknown } | null)?.settings;
+  if (settings !== undefined) {
+    if (settings === null || typeof settings !== "object" || Array.isArray(settings)) {
+      throw new UserError(`${path}: field "settings" must be a profile object`);
+    }
+    return validateProfile(settings as Record<string, unknown>, `${path} (settings)`);
   }
   const name = (run as { profile?: unknown } | null)?.profile;
   if (typeof name !== "string" || name === "") {

@@ -18,7 +18,8 @@ import { ALL_CHECKS, runChecks } from "../../check/mod.ts";
 export const reproduceCommand: Command = {
   name: "reproduce",
   summary: "Run every stage of a profile, then build the site",
-  help: `usage: execret reproduce [--profile NAME|PATH] [--skip-unavailable] [--no-site] [--json]
+  help: `usage: execret reproduce [--profile NAME|PATH] [--source SOURCE]... [--skip-unavailable]
+                         [--no-site] [--json]
 
 Run the whole pipeline for a profile (data/profiles/<name>.json: default,
 quick, paper): tasks → mutate → oracle → embed → score → stats, then write
@@ -32,14 +33,21 @@ It ends with the integrity audit of \`execret check\` and exits 1 if any fails.
   --skip-unavailable  drop configs whose API key, server URL or model folder is
                       missing (they are named), instead of stopping
   --no-site           skip the site build (tables and manifest only)
+  --source SOURCE     replace the profile's task sources (repeatable): builtin,
+                      mbpp, humaneval, release (the profile's release, fetched),
+                      release:DIR (a release bundle on disk), jsonl:FILE
   --json              print the stage reports and headline numbers as JSON`,
   async run(args) {
     const { values } = parseFlags(args, {
       profile: { type: "string" },
       "skip-unavailable": { type: "boolean" },
       "no-site": { type: "boolean" },
+      source: { type: "string", multiple: true },
     });
     let profile = loadProfile(values.profile ?? "default");
+    // --source replaces the profile's sources, e.g. the paper profile's
+    // models on the paper's own tasks: --source release:DIR.
+    if (values.source?.length) profile = { ...profile, sources: values.source };
     const missing = await unavailableConfigs(profile.configs);
     if (missing.length > 0) {
       const list = missing.map((m) => `${m.config} needs ${m.needs.join(" and ")}`).join("; ");
@@ -140,11 +148,12 @@ function printSummary(
     "own-distractor rank-1 misses",
     "canonical below a distractor",
   ];
-  console.log(header.join("  "));
+  const width = Math.max(header[0].length, ...rows.map((r) => r.config.length));
+  console.log([header[0].padEnd(width), ...header.slice(1)].join("  "));
   for (const r of rows) {
     console.log(
       [
-        r.config.padEnd(header[0].length),
+        r.config.padEnd(width),
         fmt(r.exec1).padStart(header[1].length),
         fmt(r.exec10).padStart(header[2].length),
         fmt(r.ownMissShare).padStart(header[3].length),

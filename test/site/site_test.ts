@@ -1,9 +1,11 @@
 /**
  * The report site, end to end: build it over the fixture run (network denied,
- * as `make site` does), serve it on loopback, open every page in headless
- * Debian Chromium and check that it shows exactly the numbers in the
- * fixture's tables, that its inputs work, and that it makes no request
- * outside the site and logs no error.
+ * as `make site` does), serve it on loopback under a sub-path as GitHub Pages
+ * serves a project site (`/<repo>/`), open every page in headless Debian
+ * Chromium and check that it shows exactly the numbers in the fixture's
+ * tables, that its inputs work, that every page loads its data with no
+ * failed request, makes no request outside the site, logs no error, and
+ * shows no raw `null`, `undefined` or `NaN`.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -17,10 +19,13 @@ import { serveSite } from "../../src/report/static_server.ts";
 import { buildSite } from "../../scripts/build_site.ts";
 import config from "../../observablehq.config.ts";
 import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
+import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
 
 type Row = Record<string, unknown>;
 // Generous: on a busy 2-core CI box DuckDB-wasm and the charts can take a while.
 const WAIT = { timeout: 60_000 };
+/** Where GitHub Pages puts a project site; a link or fetch by absolute path misses it. */
+const BASE = "/execret-kit/";
 
 /** Cell texts of the first Inputs.table inside `scope` (header row excluded). */
 async function tableRows(page: Page, scope: string): Promise<string[][]> {
@@ -57,12 +62,17 @@ Deno.test({
     const breakdowns = await tables("breakdowns");
     const manifestBytes = await Deno.readFile(join(out, "manifest.json"));
 
-    const server = serveSite(siteDir);
+    const server = serveSite(siteDir, { base: BASE });
+    const origin = new URL(server.url).origin;
     const browser = await launchChromium();
     const problems: string[] = [];
     const requests: string[] = [];
+    /** Per page: the data files (`_file/…`) it loaded, and whether the raw-value check ran. */
+    const dataLoaded = new Map<string, string[]>();
+    const checked = new Set<string>();
+    // A blob URL names only the origin that made it, not the path under it.
     const local = (url: string) =>
-      url.startsWith(server.url + "/") || url.startsWith(`blob:${server.url}/`) ||
+      url.startsWith(server.url + "/") || url.startsWith(`blob:${origin}/`) ||
       url.startsWith("data:");
     const open = async (path: string): Promise<Page> => {
       const page = await browser.newPage();
@@ -77,14 +87,32 @@ Deno.test({
       page.on("requestfailed", (r) => problems.push(`${path}: failed request ${r.url()}`));
       page.on("response", (r) => {
         if (r.status() >= 400) problems.push(`${path}: HTTP ${r.status()} ${r.url()}`);
+        else if (r.url().startsWith(`${server.url}/_file/`)) {
+          dataLoaded.set(path, [...(dataLoaded.get(path) ?? []), r.url()]);
+        }
       });
       await page.goto(server.url + path);
       return page;
     };
+    /** Once every cell has displayed: no cell error, no raw null/undefined/NaN in the text. */
     const noCellErrors = async (page: Page, path: string) => {
+      await page.waitForFunction("!document.querySelector('observablehq-loading')", null, WAIT);
       for (const e of await page.locator(".observablehq--error").all()) {
         problems.push(`${path}: cell error: ${await e.innerText()}`);
       }
+      for (const line of await rawValueLines(page)) {
+        problems.push(`${path}: raw ${line.match(RAW_VALUE)![0]} in "${line.slice(0, 200)}"`);
+      }
+      // Framework writes page links relative, so they stay under the base wherever it is.
+      const hrefs = await page.evaluate(
+        `[...document.querySelectorAll("a[href]")].map((a) => a.href)`,
+      ) as string[];
+      for (const href of hrefs) {
+        if (href.startsWith(origin) && !href.startsWith(`${server.url}/`)) {
+          problems.push(`${path}: link outside the site ${href}`);
+        }
+      }
+      checked.add(path);
     };
 
     try {
@@ -298,7 +326,15 @@ Deno.test({
         }
       });
 
-      await t.step("no page logged an error or reached outside the site", () => {
+      await t.step("every page loaded its data and was checked", () => {
+        const paths = config.pages.map((p) => p.path).sort();
+        assertEquals([...checked].sort(), paths);
+        for (const path of paths) {
+          ok((dataLoaded.get(path) ?? []).length > 0, `${path} loaded no data file`);
+        }
+      });
+
+      await t.step("no page logged an error, failed a request or printed a raw value", () => {
         ok(requests.length > 20, `only ${requests.length} requests recorded`);
         assertEquals(problems, []);
       });

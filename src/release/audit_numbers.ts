@@ -3,7 +3,13 @@ import type { AuditRow } from "./audit_row.ts";
 import { bootstrapWindow, inWindow } from "./bootstrap_tolerance.ts";
 import type { Bundle, ReleasedRun } from "./read_bundle.ts";
 import { meanOf, type MetricKey, metricKey, perQueryValues } from "./per_query_values.ts";
-import { type ReleasedPrecision, releasedPrecision, toleranceFor } from "./released_precision.ts";
+import {
+  pValueTolerance,
+  type ReleasedPrecision,
+  releasedPrecision,
+  significantDigits,
+  toleranceFor,
+} from "./released_precision.ts";
 
 /** A bootstrap percentile interval with the sorted replicates behind it. */
 export interface BootstrapInterval {
@@ -146,9 +152,11 @@ export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
   const pairFile = bundle.files.pairwise;
   const entries = bundle.pairs.flatMap((p) => Object.values(p.metrics));
   const ratePrecision = releasedPrecision(entries.flatMap((e) => [e.a_rate, e.b_rate, e.delta]));
-  const pPrecision = releasedPrecision(
-    entries.flatMap((e) => e.mcnemar_exact_p === undefined ? [] : [e.mcnemar_exact_p]),
+  const pValues = entries.flatMap((e) =>
+    e.mcnemar_exact_p === undefined ? [] : [e.mcnemar_exact_p]
   );
+  const pPrecision = releasedPrecision(pValues);
+  const pDigits = significantDigits(pValues);
   const pairCiPrecision = releasedPrecision(entries.flatMap((e) => e.bootstrap_ci_95));
   for (const pair of bundle.pairs) {
     const a = runs.get(pair.a)!;
@@ -184,6 +192,9 @@ export function auditNumbers(bundle: Bundle, stats: AuditStats): AuditRow[] {
         rows.push(point("pairwise", pair.key, key, name, "mcnemar_exact_p", e.mcnemar_exact_p, p, {
           precision: pPrecision,
           locator: `${at}.mcnemar_exact_p`,
+          tolerance: p === null
+            ? undefined
+            : pValueTolerance(pPrecision, pDigits, e.mcnemar_exact_p, p),
         }));
       }
       const ci = key ? pairedInterval(a, b, key) : null;
@@ -229,9 +240,11 @@ function point(
   quantity: string,
   released: number,
   recomputed: number | null,
-  o: { precision: ReleasedPrecision; locator: string },
+  o: { precision: ReleasedPrecision; locator: string; tolerance?: number },
 ): AuditRow {
-  const tolerance = recomputed === null ? null : toleranceFor(o.precision, released, recomputed);
+  const tolerance = recomputed === null
+    ? null
+    : o.tolerance ?? toleranceFor(o.precision, released, recomputed);
   return {
     ...base(section, subject, key, name),
     quantity,

@@ -1,7 +1,12 @@
 import type { TableSpec } from "../io/arrow_table.ts";
 import { metricKey } from "./per_query_values.ts";
 import type { Bundle, ReleasedPairEntry } from "./read_bundle.ts";
-import { releasedPrecision, toleranceFor } from "./released_precision.ts";
+import {
+  pValueTolerance,
+  releasedPrecision,
+  significantDigits,
+  toleranceFor,
+} from "./released_precision.ts";
 
 /**
  * `paper_comparison`: every number the release reports for a system the kit
@@ -271,10 +276,7 @@ export function comparePaper(input: PaperComparisonInput): PaperComparison {
       if (e.mcnemar_exact_p !== undefined) {
         const p = e.mcnemar_exact_p;
         const ours = kit?.p_mcnemar;
-        const tolerance = Math.max(
-          toleranceFor(pDecimals, p, ours ?? p),
-          significantTolerance(pDigits, p),
-        );
+        const tolerance = pValueTolerance(pDecimals, pDigits, p, ours ?? p);
         push(base, "p_mcnemar", p, ours, tolerance, own, `${at}.mcnemar_exact_p`);
       }
       const [lo, hi] = e.bootstrap_ci_95;
@@ -384,24 +386,3 @@ function compareRankings(
   );
   return { agreement, differences };
 }
-
-/** The most significant digits any of a group's numbers is written with (null: none). */
-function significantDigits(values: readonly number[]): number | null {
-  let digits: number | null = null;
-  for (const v of values) {
-    if (v === 0) continue;
-    const d = Math.abs(v).toExponential().split("e")[0].replace(".", "").replace(/0+$/, "").length;
-    digits = Math.max(digits ?? 0, d);
-  }
-  return digits;
-}
-
-/** Half a unit in the last significant digit of `v` when the group keeps `digits` of them. */
-function significantTolerance(digits: number | null, v: number): number {
-  if (digits === null || v === 0) return 0;
-  const exponent = Math.floor(Math.log10(Math.abs(v)));
-  return 0.5 * 10 ** (exponent - digits + 1) + 1e-15;
-}
-
-/** Exported for tests: the precision helpers of the p-values. */
-export const _internal = { significantDigits, significantTolerance };

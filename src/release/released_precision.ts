@@ -58,3 +58,47 @@ function shortestDigits(v: number): { digits: number; places: number } {
   const fraction = mantissa.includes(".") ? mantissa.split(".")[1].length : 0;
   return { digits, places: Math.max(0, fraction - Number(exp)) };
 }
+
+/**
+ * The most significant digits any number of a group is written with, or
+ * null for a group of zeros. p-values are often rounded to significant
+ * digits (0.08995, 1.2346e-7) rather than to fixed decimals, which
+ * {@link releasedPrecision} alone would read as one very fine rounding.
+ *
+ * @example
+ * ```ts
+ * significantDigits([0.08995, 0.5, 1.2346e-7]); // 5
+ * ```
+ */
+export function significantDigits(values: Iterable<number>): number | null {
+  let digits: number | null = null;
+  for (const v of values) {
+    if (v === 0) continue;
+    const d = Math.abs(v).toExponential().split("e")[0].replace(".", "").replace(/0+$/, "").length;
+    digits = Math.max(digits ?? 0, d);
+  }
+  return digits;
+}
+
+/**
+ * Tolerance for a number of a group that may be rounded either to fixed
+ * decimals or to significant digits: the wider of half a unit in the last
+ * decimal ({@link toleranceFor}) and half a unit in the last significant
+ * digit of the released value.
+ *
+ * @example
+ * ```ts
+ * pValueTolerance({ decimals: 9 }, 5, 0.50781, 0.5078125); // 5e-6 (5 significant digits)
+ * ```
+ */
+export function pValueTolerance(
+  p: ReleasedPrecision,
+  digits: number | null,
+  released: number,
+  recomputed: number,
+): number {
+  const fixed = toleranceFor(p, released, recomputed);
+  if (digits === null || released === 0) return fixed;
+  const exponent = Math.floor(Math.log10(Math.abs(released)));
+  return Math.max(fixed, 0.5 * 10 ** (exponent - digits + 1) + 1e-15);
+}

@@ -1,5 +1,10 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { releasedPrecision, toleranceFor } from "./released_precision.ts";
+import {
+  pValueTolerance,
+  releasedPrecision,
+  significantDigits,
+  toleranceFor,
+} from "./released_precision.ts";
 
 Deno.test("the precision of a group is its longest decimal expansion", () => {
   assertEquals(releasedPrecision([0.5, 0.3333, 1, 0]), { decimals: 4 });
@@ -21,4 +26,18 @@ Deno.test("rounded groups tolerate half a unit, full ones a relative 1e-9", () =
   // Tiny p-values are compared relatively: 1e-30 vs 2e-30 is a mismatch.
   ok(toleranceFor({ decimals: null }, 1e-30, 2e-30) < 1e-30);
   ok(toleranceFor({ decimals: null }, 0.5, 0.5 + 1e-15) > 1e-15);
+});
+
+Deno.test("p-values rounded to significant digits are equal within their last digit", () => {
+  const released = [0.50781, 0.012939, 0.17969, 1.2346e-7];
+  const digits = significantDigits(released);
+  assertEquals(digits, 5);
+  const p = releasedPrecision(released);
+  // 0.5078125 written as 0.50781: off by 2.5e-6, inside half a unit of the 5th digit.
+  const tol = pValueTolerance(p, digits, 0.50781, 0.5078125);
+  assertEquals(Math.abs(0.5078125 - 0.50781) <= tol, true);
+  // A real difference in the 4th digit is not.
+  assertEquals(Math.abs(0.5079 - 0.50781) <= pValueTolerance(p, digits, 0.50781, 0.5079), false);
+  // Tiny p-values stay compared relatively.
+  assertEquals(pValueTolerance(p, digits, 1.2346e-7, 1.23456e-7) < 1e-11, true);
 });

@@ -140,7 +140,7 @@ def build_benchmark(n_queries):
                              "line": edit[0], "before": edit[1], "after": edit[2]})
         metadata = {"model": "openai/gpt-5.4", "endpoint": "openai-batch-api",
                     "generated_at": (GENERATED_AT + datetime.timedelta(
-                        seconds=qi * 7, microseconds=qi * 1237)).isoformat()}
+                        seconds=qi * 7, microseconds=qi * 1237)).isoformat(timespec="microseconds")}
         if qi % 11 != 7:  # a few rows of the release carry no batch_usage
             prompt = 380 + (qi * 37) % 211
             completion = 900 + (qi * 53) % 977

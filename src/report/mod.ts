@@ -10,3 +10,6 @@ export * from "./examples.ts";
 export * from "./pivot.ts";
 export * from "./rows.ts";
 export * from "./headline.ts";
+export * from "./paper_comparison_view.ts";
+export * from "./release_summary.ts";
+export * from "./release_queries.ts";

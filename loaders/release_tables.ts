@@ -1,0 +1,23 @@
+import type { TableSpec } from "../src/io/arrow_table.ts";
+import {
+  PAPER_COMPARISON,
+  RANKING_AGREEMENT,
+  RANKING_DIFFERENCES,
+} from "../src/release/paper_comparison.ts";
+import { ORACLE_AGREEMENT, ORACLE_DISAGREEMENTS } from "../src/release/release_oracle.ts";
+import { AUDIT_MUTATIONS } from "../src/release/compare_mutants.ts";
+
+/**
+ * The tables only a release run writes (its oracle and compare stages),
+ * with the spec of the empty table a loader writes on any other run, so
+ * the pages' release sections find no rows and stay hidden instead of
+ * failing the build.
+ */
+export const RELEASE_TABLES: Record<string, TableSpec> = {
+  paper_comparison: PAPER_COMPARISON,
+  ranking_agreement: RANKING_AGREEMENT,
+  ranking_differences: RANKING_DIFFERENCES,
+  oracle_agreement: ORACLE_AGREEMENT,
+  oracle_disagreements: ORACLE_DISAGREEMENTS,
+  release_mutations: AUDIT_MUTATIONS,
+};

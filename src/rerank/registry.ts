@@ -1,0 +1,123 @@
+import type { Reranker } from "./reranker.ts";
+
+/** What a reranker factory gets: the stage's settings, whichever it needs. */
+export interface RerankerOptions {
+  /** The RRF constant (`rrf` only; default 60, as in Cormack et al. 2009). */
+  rrfK: number;
+  /** Oracle runtime and per-test timeout (`exec` only). */
+  runtime: "pyodide" | "native";
+  timeoutMs: number;
+  quiet: boolean;
+  /** Environment to read keys and URLs from (hosted; default the process environment). */
+  env?: Record<string, string | undefined>;
+  /** fetch for hosted calls (tests pass their own). */
+  fetch?: typeof fetch;
+  /**
+   * Runs one suite for the `exec` reranker. The stage passes a runner
+   * wrapped by the hidden-test guard (hidden_guard.ts); tests pass their own.
+   */
+  runSuite?: import("./exec.ts").RunSuite;
+}
+
+/** One reranker the kit knows, with its metadata (like ranx's metric table). */
+export interface RerankerEntry {
+  /** The name in config names: `exec`, `rrf`, or a hosted name after `+rerank:`. */
+  name: string;
+  kind: Reranker["kind"];
+  /** How many base configs it takes. */
+  bases: 1 | 2;
+  /** One line for the report and `--help`. */
+  description: string;
+  create(options: RerankerOptions): Promise<Reranker>;
+}
+
+/**
+ * Every reranker. Adding one is a file exporting a {@link RerankerEntry} and
+ * one line here; hosted rerankers (src/rerank/hosted/) are named in configs as
+ * `<base>+rerank:<name>`.
+ */
+export const RERANKERS: readonly RerankerEntry[] = [
+  {
+    name: "exec",
+    kind: "exec",
+    bases: 1,
+    description: "run the base's top k on the visible tests; passing snippets first",
+    create: async (o) => (await import("./exec.ts")).execReranker(o),
+  },
+  {
+    name: "rrf",
+    kind: "fusion",
+    bases: 2,
+    description: "reciprocal-rank fusion of two configs (Cormack et al. 2009)",
+    create: async (o) => (await import("./rrf.ts")).rrfReranker(o.rrfK),
+  },
+];
+
+/** A reranked config's name taken apart. */
+export interface RerankSpec {
+  /** The full config name. */
+  config: string;
+  /** The registry entry. */
+  entry: RerankerEntry;
+  /** Base configs, in the order the name gives them. */
+  bases: string[];
+  /** Top k of each base to rerank (`@<k>` in the name; default 10). */
+  k: number;
+}
+
+/** Default number of base candidates reranked (the rankings table keeps 10). */
+export const DEFAULT_RERANK_K = 10;
+
+/**
+ * Parse a reranked config name: `<base>+exec`, `rrf:<a>+<b>`,
+ * `<base>+rerank:<name>`, each with an optional `@<k>` (top k, 1–10) at the
+ * end. Throws a one-line error naming the config on anything else.
+ *
+ * @example
+ * ```ts
+ * parseRerankConfig("bm25+exec").bases; // ["bm25"]
+ * parseRerankConfig("rrf:bm25+tfidf@5").k; // 5
+ * ```
+ */
+export function parseRerankConfig(
+  config: string,
+  entries: readonly RerankerEntry[] = RERANKERS,
+): RerankSpec {
+  const fail = (why: string) => new Error(`reranked config "${config}": ${why}`);
+  let name = config, k = DEFAULT_RERANK_K;
+  const at = /@(\d+)$/.exec(config);
+  if (at) {
+    k = Number(at[1]);
+    if (k < 1 || k > 10) throw fail(`top k must be 1–10 (rankings keep 10), got ${k}`);
+    name = config.slice(0, at.index);
+  }
+  const find = (n: string) => {
+    const e = entries.find((x) => x.name === n);
+    if (!e) throw fail(`unknown reranker "${n}" (known: ${entries.map((x) => x.name).join(", ")})`);
+    return e;
+  };
+  let entry: RerankerEntry, bases: string[];
+  if (name.startsWith("rrf:")) {
+    entry = find("rrf");
+    bases = name.slice(4).split("+");
+    if (bases.length !== 2 || bases.some((b) => b === "")) {
+      throw fail("rrf takes two configs: rrf:<a>+<b>");
+    }
+    if (bases[0] === bases[1]) throw fail("rrf of a config with itself");
+  } else if (name.includes("+rerank:")) {
+    const i = name.lastIndexOf("+rerank:");
+    entry = find(name.slice(i + 8));
+    if (entry.kind !== "hosted") throw fail(`"${entry.name}" is not a hosted reranker`);
+    bases = [name.slice(0, i)];
+  } else if (name.endsWith("+exec")) {
+    entry = find("exec");
+    bases = [name.slice(0, -5)];
+  } else {
+    throw fail("not <base>+exec, rrf:<a>+<b> or <base>+rerank:<name>");
+  }
+  if (bases.some((b) => b === "" || b.includes("+"))) {
+    throw fail("a base config is empty or reranked");
+  }
+  if (bases.length !== entry.bases) throw fail(`${entry.name} takes ${entry.bases} base config(s)`);
+  return { config, entry, bases, k };
+}

@@ -51,6 +51,7 @@ export const RERANKERS: readonly RerankerEntry[] = [
     description: "reciprocal-rank fusion of two configs (Cormack et al. 2009)",
     create: async (o) => (await import("./rrf.ts")).rrfReranker(o.rrfK),
   },
+  ...(await import("./hosted/registry_entries.ts")).HOSTED_RERANKERS,
 ];
 
 /** A reranked config's name taken apart. */

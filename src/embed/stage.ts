@@ -9,6 +9,7 @@ import { isSparse, missingRequirements, providerFor, type ProviderOptions } from
 import { openVectorCache, roleSettingsDigest, vectorKey } from "./vector_cache.ts";
 import { type EmbeddingRow, writeEmbeddingFile } from "./embedding_file.ts";
 import type { RequestStats } from "./http_client.ts";
+import { type BatchStart, embedInWorkers, PARALLEL_PROVIDERS } from "./parallel_embed.ts";
 
 /** Options of {@link runEmbedStage}. */
 export interface EmbedStageOptions {
@@ -22,6 +23,14 @@ export interface EmbedStageOptions {
   provider?: ProviderOptions;
   /** Path of the invocation table (default data/invocations.json). */
   invocationsPath?: string;
+  /**
+   * Worker processes for offline models (`use`), each with its own model
+   * (default: the number of cores, capped by the number of batches). 1
+   * embeds in this process. Files are byte-identical whatever the count.
+   */
+  workers?: number;
+  /** Called as a worker process starts a batch (tests kill workers from here). */
+  onWorkerBatch?: (start: BatchStart) => void;
 }
 
 /** What happened to one config. */
@@ -42,6 +51,8 @@ export interface EmbedConfigResult {
   requests?: RequestStats;
   /** Distinct texts whose vector came from a copy cut to the provider's per-input limit. */
   truncated?: number;
+  /** Worker processes that embedded (1: in this process). */
+  workers?: number;
 }
 
 /** Result of the embed stage. */
@@ -153,6 +164,7 @@ async function embedConfig(
   const pending = todo.reduce((n, t) => n + t.part.length, 0);
   const cached = seen.size - pending;
   let requests: RequestStats | undefined;
+  let workers = 1;
   if (pending > 0) {
     const missing = missingRequirements(inv, options.provider?.env);
     if (missing.length > 0) {
@@ -164,23 +176,46 @@ async function embedConfig(
         `${inv.name}: missing ${missing.join(", ")} (or pass --skip-unavailable)`,
       );
     }
-    const provider = await providerFor(inv, options.provider) as DenseProvider & {
-      stats?: RequestStats;
-    };
-    requests = provider.stats;
     // Progress in characters: long texts cost more, and they come last (length order).
     const totalChars = todo.reduce((n, t) => n + t.part.reduce((m, it) => m + it.length, 0), 0);
     const bar = progress(`embed ${inv.name} (${pending} texts; chars)`, totalChars, {
       quiet: options.quiet,
     });
-    // One cache segment per batch: a kill loses at most the batch in flight.
-    for (const { role, part } of todo) {
-      const texts = part.map((p) => p.text);
-      const { vectors, truncated } = provider.embedReport
-        ? await provider.embedReport(texts, role)
-        : { vectors: await provider.embed(texts, role), truncated: [] };
-      await cache.putBatch(part.map((p) => p.key), vectors, truncated);
-      bar.tick(part.reduce((n, it) => n + it.length, 0));
+    workers = PARALLEL_PROVIDERS.includes(inv.provider)
+      ? Math.max(1, Math.min(options.workers ?? navigator.hardwareConcurrency ?? 1, todo.length))
+      : 1;
+    if (workers > 1) {
+      // Whole batches go to worker processes and come back under the same
+      // keys, so the cache, and with it the file, is the same as in-process;
+      // each batch is its own segment, written as it arrives.
+      await embedInWorkers(
+        inv,
+        todo.map(({ role, part }) => ({ role, texts: part.map((p) => p.text) })),
+        {
+          workers,
+          modelsDir: options.provider?.env?.EXECRET_MODELS,
+          onStart: options.onWorkerBatch,
+        },
+        async (i, { vectors, truncated }) => {
+          const { part } = todo[i];
+          await cache.putBatch(part.map((p) => p.key), vectors, truncated);
+          bar.tick(part.reduce((n, it) => n + it.length, 0));
+        },
+      );
+    } else {
+      const provider = await providerFor(inv, options.provider) as DenseProvider & {
+        stats?: RequestStats;
+      };
+      requests = provider.stats;
+      // One cache segment per batch: a kill loses at most the batch in flight.
+      for (const { role, part } of todo) {
+        const texts = part.map((p) => p.text);
+        const { vectors, truncated } = provider.embedReport
+          ? await provider.embedReport(texts, role)
+          : { vectors: await provider.embed(texts, role), truncated: [] };
+        await cache.putBatch(part.map((p) => p.key), vectors, truncated);
+        bar.tick(part.reduce((n, it) => n + it.length, 0));
+      }
     }
     bar.done(
       requests
@@ -218,5 +253,6 @@ async function embedConfig(
     seconds: 0,
     requests,
     truncated: truncatedKeys.size,
+    workers,
   };
 }

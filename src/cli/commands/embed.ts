@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type Command, parseFlags, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
 import { embeddingsDir } from "../../io/paths.ts";
 import { loadInvocations } from "../../embed/invocations.ts";
 import { isSparse, missingRequirements } from "../../embed/registry.ts";
@@ -11,7 +11,7 @@ export const embedCommand: Command = {
   name: "embed",
   summary: "Embed queries and corpus for configs into out/embeddings/",
   help:
-    `usage: execret embed --config NAME [--config NAME]... [--skip-unavailable] [--quiet] [--json]
+    `usage: execret embed --config NAME [--config NAME]... [--workers N] [--skip-unavailable] [--quiet] [--json]
        execret embed --check [--config NAME]... [--json]
        execret embed --list [--json]
 
@@ -26,6 +26,9 @@ stage scores them directly.
 
 options:
   --config NAME        config to embed (repeatable; comma-separated lists work too)
+  --workers N          worker processes for offline models (use), each loading
+                       its own model (default: the number of cores); files are
+                       byte-identical whatever N
   --skip-unavailable   skip configs whose API key, server URL or model folder is
                        missing, with a warning, instead of failing
   --check              summarise embedding files (all, or the --config ones):
@@ -41,6 +44,7 @@ download from the Hugging Face Hub), and each config's key_env/base_url_env.`,
     const { values } = parseFlags(args, {
       config: { type: "string", multiple: true },
       "skip-unavailable": { type: "boolean" },
+      workers: { type: "string" },
       check: { type: "boolean" },
       list: { type: "boolean" },
       quiet: { type: "boolean" },
@@ -58,6 +62,9 @@ download from the Hugging Face Hub), and each config's key_env/base_url_env.`,
         configs,
         skipUnavailable: values["skip-unavailable"],
         quiet: values.quiet,
+        workers: values.workers === undefined
+          ? undefined
+          : positiveInt("workers", values.workers, 1),
       });
     } catch (e) {
       if (e instanceof UserError) throw e;

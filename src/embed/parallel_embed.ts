@@ -1,0 +1,251 @@
+import { Buffer } from "node:buffer";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Invocation } from "./invocations.ts";
+import type { EmbedReport, Role } from "./provider.ts";
+import { eachLine, killChild } from "../oracle/_child_process.ts";
+
+const WORKER = fileURLToPath(new URL("./_embed_worker.ts", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
+const SRC = fileURLToPath(new URL("../", import.meta.url));
+const NODE_MODULES = fileURLToPath(new URL("../../node_modules/", import.meta.url));
+
+/** Providers whose model runs on this machine and can be loaded once per worker process. */
+export const PARALLEL_PROVIDERS: readonly string[] = ["use"];
+
+/** One whole batch to embed. */
+export interface EmbedBatch {
+  role: Role;
+  texts: string[];
+}
+
+/** What the caller hears when a worker starts a batch (tests kill workers from here). */
+export interface BatchStart {
+  /** Index of the batch in the list given. */
+  batch: number;
+  /** 0 on the first try, 1 after one dead worker, … */
+  attempt: number;
+  /** Process id of the worker embedding it. */
+  pid: number;
+}
+
+/** Options of {@link embedInWorkers}. */
+export interface ParallelEmbedOptions {
+  /** Worker processes to run (capped by the number of batches). */
+  workers: number;
+  /** Root of local models (`EXECRET_MODELS`), for providers that read one. */
+  modelsDir?: string;
+  /** How often one batch may lose its worker before the run fails (default 2). */
+  maxRetries?: number;
+  /** Called as each batch is sent to a worker. */
+  onStart?: (start: BatchStart) => void;
+}
+
+interface OutMessage {
+  t: "ready" | "vectors" | "error" | "failed" | "dead";
+  id?: number;
+  dims?: number;
+  data?: string;
+  truncated?: number[];
+  message?: string;
+}
+
+interface WorkerProcess {
+  pid: number;
+  send(message: unknown): Promise<void>;
+  next(): Promise<OutMessage>;
+  kill(): void;
+  /** Close stdin (the worker exits) and wait for it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Embed whole batches in `options.workers` child processes, each loading its
+ * own copy of the model, and hand each batch's vectors to `onBatch` (batch
+ * index, report) as it finishes, longest batches first. A worker is a Deno process allowed to read
+ * the kit's sources, node_modules and the models folder, and nothing else
+ * (no network, env, writes or subprocesses). Processes, not Web Workers,
+ * because `worker.terminate()` cannot stop a thread busy in wasm: a worker
+ * that dies or is killed takes only its batch with it, which a fresh worker
+ * embeds again (at most `maxRetries` times per batch). A provider error in a
+ * batch fails the run, as it would in-process.
+ *
+ * @example
+ * ```ts
+ * await embedInWorkers(inv, [{ role: "query", texts: ["sort a list"] }], { workers: 2 },
+ *   async (i, report) => console.log(i, report.vectors.length));
+ * ```
+ */
+export async function embedInWorkers(
+  inv: Invocation,
+  batches: EmbedBatch[],
+  options: ParallelEmbedOptions,
+  onBatch: (index: number, report: EmbedReport) => Promise<void>,
+): Promise<void> {
+  const maxRetries = options.maxRetries ?? 2;
+  // Longest batches first, so the last ones to finish are short and no worker idles long.
+  const chars = batches.map((b) => b.texts.reduce((n, t) => n + t.length, 0));
+  const queue = batches.map((_, i) => ({ index: i, attempt: 0 }))
+    .sort((a, b) => chars[b.index] - chars[a.index] || a.index - b.index);
+  const live = new Set<WorkerProcess>();
+  let failure: Error | undefined;
+
+  const runSlot = async () => {
+    let worker: WorkerProcess | undefined;
+    try {
+      while (queue.length > 0 && !failure) {
+        if (!worker) {
+          worker = await startWorker(inv, options.modelsDir);
+          live.add(worker);
+        }
+        // Another slot may have taken the last batch while this worker loaded.
+        const job = queue.shift();
+        if (!job) break;
+        options.onStart?.({ batch: job.index, attempt: job.attempt, pid: worker.pid });
+        const { role, texts } = batches[job.index];
+        await worker.send({ t: "embed", id: job.index, role, texts });
+        const answer = await worker.next();
+        if (answer.t === "vectors" && answer.id === job.index) {
+          await onBatch(job.index, {
+            vectors: unpackVectors(answer.data ?? "", answer.dims ?? 0),
+            truncated: answer.truncated ?? [],
+          });
+          continue;
+        }
+        if (answer.t === "error") {
+          throw new Error(`${inv.name}: ${role} batch ${job.index}: ${answer.message}`);
+        }
+        // The worker died (killed, out of memory, crashed): a fresh one retries the batch.
+        live.delete(worker);
+        worker.kill();
+        worker = undefined;
+        if (job.attempt >= maxRetries) {
+          throw new Error(
+            `${inv.name}: ${role} batch ${job.index}: worker died ${job.attempt + 1} times (${
+              answer.message ?? answer.t
+            })`,
+          );
+        }
+        queue.unshift({ index: job.index, attempt: job.attempt + 1 });
+      }
+    } catch (e) {
+      failure ??= e as Error;
+    } finally {
+      if (worker) {
+        live.delete(worker);
+        if (failure) worker.kill();
+        else await worker.close();
+      }
+    }
+  };
+
+  const slots = Math.max(1, Math.min(options.workers, batches.length));
+  try {
+    await Promise.all(Array.from({ length: slots }, runSlot));
+  } finally {
+    for (const w of live) w.kill();
+  }
+  if (failure) throw failure;
+}
+
+/** Spawn one worker and wait until its model is loaded. */
+async function startWorker(inv: Invocation, modelsDir?: string): Promise<WorkerProcess> {
+  const read = [SRC, NODE_MODULES, dirname(CONFIG)];
+  if (modelsDir) read.push(modelsDir);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--cached-only",
+      "--no-prompt",
+      `--config=${CONFIG}`,
+      `--allow-read=${read.join(",")}`,
+      WORKER,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+    env: workerEnv(),
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  const inbox: OutMessage[] = [];
+  let waiting: ((m: OutMessage) => void) | undefined;
+  let dead: OutMessage | undefined;
+  let stderrTail = "";
+  const deliver = (m: OutMessage) => {
+    if (waiting) {
+      const w = waiting;
+      waiting = undefined;
+      w(m);
+    } else inbox.push(m);
+  };
+  const reading = eachLine(child.stdout, (line) => {
+    try {
+      deliver(JSON.parse(line));
+    } catch {
+      // not a message (stray output of a library): ignore
+    }
+  }).catch(() => {});
+  (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+      stderrTail = (stderrTail + chunk).slice(-600);
+    }
+  })().catch(() => {});
+  const exited = child.status.then(async (status) => {
+    // Answers the worker wrote before it went come first.
+    await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
+    dead = {
+      t: "dead",
+      message: `embed worker ${child.pid} exited (${status.signal ?? `code ${status.code}`})${
+        stderrTail.trim() ? `: ${stderrTail.trim().split("\n").slice(-1)[0]}` : ""
+      }`,
+    };
+    deliver(dead);
+  });
+  const worker: WorkerProcess = {
+    pid: child.pid,
+    send: (message) => writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {}),
+    next: () => {
+      if (inbox.length > 0) return Promise.resolve(inbox.shift()!);
+      if (dead) return Promise.resolve(dead);
+      return new Promise((resolve) => (waiting = resolve));
+    },
+    kill: () => {
+      killChild(child);
+      writer.close().catch(() => {});
+    },
+    close: async () => {
+      await writer.close().catch(() => {});
+      await exited;
+    },
+  };
+  await worker.send({ t: "init", inv, models: modelsDir });
+  const first = await worker.next();
+  if (first.t !== "ready") {
+    worker.kill();
+    await exited;
+    throw new Error(`${inv.name}: embed worker did not start: ${first.message ?? first.t}`);
+  }
+  return worker;
+}
+
+/** What a worker may see of the environment: where Deno keeps its caches. */
+function workerEnv(): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const name of ["HOME", "DENO_DIR", "XDG_CACHE_HOME"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+function unpackVectors(data: string, dims: number): Float32Array[] {
+  const bytes = Buffer.from(data, "base64");
+  // Copy into an aligned buffer: Buffer's may start at any byte offset.
+  const flat = new Float32Array(new Uint8Array(bytes).buffer);
+  const out: Float32Array[] = [];
+  for (let s = 0; dims > 0 && s < flat.length; s += dims) out.push(flat.slice(s, s + dims));
+  return out;
+}

@@ -42,6 +42,7 @@ export interface StageDef {
 const GRAMMAR = "npm:tree-sitter-python";
 // score's dot kernel runs its rows in workers (stats imports the kernel too).
 const DOT_WORKER = "src/score/_dot_worker.ts";
+const EMBED_WORKER = "src/embed/_embed_worker.ts";
 const table = (name: string) => tablePath(name);
 const rejects = (stage: string) => join(outDir(), "tables", `rejects_${stage}.arrow`);
 
@@ -165,7 +166,11 @@ export const STAGES: StageDef[] = [
       },
       files: [table("queries"), table("corpus"), "data/invocations.json"],
       entry: "src/embed/stage.ts",
-      assets: (await releasedSystemsOf(p)).length ? ["src/release/release_stages.ts"] : [],
+      // The worker process each offline model runs in is spawned by path, outside the import graph.
+      assets: [
+        EMBED_WORKER,
+        ...((await releasedSystemsOf(p)).length ? ["src/release/release_stages.ts"] : []),
+      ],
     }),
     outputs: async (p) => (await denseConfigs(p)).map((c) => join(embeddingsDir(), `${c}.arrow`)),
     run: async (p, quiet) => {

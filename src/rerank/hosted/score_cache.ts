@@ -66,12 +66,17 @@ const opened = new Map<string, Promise<ScoreCache>>();
 
 /**
  * Open (creating if needed) a reranker's score cache and load its segments;
- * one load per folder and process. When two segments hold a key, the
+ * one load per folder and process (`reload` reads the folder again, as a
+ * new process would). When two segments hold a key, the
  * earlier fetch wins, so the result does not depend on directory order.
  */
-export function openScoreCache(reranker: string, root = cacheDir()): Promise<ScoreCache> {
+export function openScoreCache(
+  reranker: string,
+  root = cacheDir(),
+  { reload = false } = {},
+): Promise<ScoreCache> {
   const dir = join(root, "rerank_scores", reranker);
-  let p = opened.get(dir);
+  let p = reload ? undefined : opened.get(dir);
   if (!p) {
     p = loadScoreCache(dir);
     opened.set(dir, p);

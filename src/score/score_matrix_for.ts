@@ -2,8 +2,10 @@ import { join } from "node:path";
 import { existsSync } from "node:fs";
 import { embeddingsDir } from "../io/paths.ts";
 import type { Benchmark } from "./benchmark.ts";
-import { denseScoreMatrix, type ScoreMatrix } from "./score_matrix.ts";
+import { denseScoreMatrix, type ScoreMatrix, type ScorePathChoice } from "./score_matrix.ts";
 import { readEmbeddingVectors } from "./embedding_vectors.ts";
+import { evaluationPlan } from "./evaluation_plan.ts";
+import { RANKINGS_DEPTH } from "./evaluate_query.ts";
 
 /** A config's score matrix and how it was obtained. */
 export interface ConfigScores extends ScoreMatrix {
@@ -23,11 +25,15 @@ export function embeddingPath(config: string): string {
  * when there is one (dense), else from its sparse provider (bm25, tfidf),
  * which scores query texts against pool code directly. The embed modules are
  * imported only here, so the scoring core stays testable on its own.
+ *
+ * Dense scores are exact (the fixed-order kernel's) wherever evaluate_query.ts
+ * reads them down to rank `depth` (default {@link RANKINGS_DEPTH}); with the
+ * two-path scorer other entries are GEMM values (see score_matrix.ts).
  */
 export async function scoreMatrixFor(
   config: string,
   bench: Benchmark,
-  options: { threads?: number } = {},
+  options: { threads?: number; depth?: number; path?: ScorePathChoice } = {},
 ): Promise<ConfigScores> {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(config)) {
     throw new Error(`config name "${config}" must match [A-Za-z0-9][A-Za-z0-9._-]*`);
@@ -37,7 +43,11 @@ export async function scoreMatrixFor(
   const path = embeddingPath(config);
   if (existsSync(path)) {
     const v = await readEmbeddingVectors(path, queryIds, docIds);
-    const m = await denseScoreMatrix(v.queries, v.docs, v.similarity, options);
+    const m = await denseScoreMatrix(v.queries, v.docs, v.similarity, {
+      threads: options.threads,
+      path: options.path,
+      plan: evaluationPlan(bench, options.depth ?? RANKINGS_DEPTH),
+    });
     return { ...m, kind: "dense", similarity: v.similarity, origin: path };
   }
   const { invocationFor } = await import("../embed/invocations.ts");

@@ -6,6 +6,7 @@ import { appendPerQuery, perQueryColumns, writePerQuery } from "./per_query_colu
 import { readBenchmark } from "./benchmark.ts";
 import { evaluateQuery, poolContext, type RankingRow, RANKINGS_DEPTH } from "./evaluate_query.ts";
 import { availableConfigs, scoreMatrixFor } from "./score_matrix_for.ts";
+import type { ScorePath, ScorePathChoice } from "./score_matrix.ts";
 import { TIE_SEED } from "./tie_break.ts";
 
 /** The cutoffs of the paper. */
@@ -20,6 +21,12 @@ export interface ScoreStageOptions {
   ks?: number[];
   /** Kernel threads (default: cores, at most 4). */
   threads?: number;
+  /**
+   * Dense scoring path (default: `EXECRET_SCORE_PATH`, else auto: the native
+   * GEMM plus exact re-scoring when onnxruntime loads, else the WASM kernel).
+   * The tables are byte-identical either way.
+   */
+  path?: ScorePathChoice;
 }
 
 /** What {@link runScoreStage} did, per config. */
@@ -34,6 +41,8 @@ export interface ScoreStageResult {
     scoreSeconds: number;
     /** Seconds to rank and compute the per-query metrics. */
     rankSeconds: number;
+    /** Dense path used (absent for sparse configs). */
+    path?: ScorePath;
   }[];
   rankings: string;
   perQuery: string;
@@ -69,7 +78,11 @@ export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreSt
   const similarities: Record<string, string> = {};
   for (const config of configs) {
     const t0 = performance.now();
-    const m = await scoreMatrixFor(config, bench, { threads: options.threads });
+    const m = await scoreMatrixFor(config, bench, {
+      threads: options.threads,
+      depth: Math.max(RANKINGS_DEPTH, ...ks),
+      path: options.path,
+    });
     const t1 = performance.now();
     const bar = progress(`score ${config}`, bench.queries.length, { quiet: options.quiet });
     for (const [qi, query] of bench.queries.entries()) {
@@ -95,6 +108,7 @@ export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreSt
       docs: nd,
       scoreSeconds: (t1 - t0) / 1000,
       rankSeconds: (t2 - t1) / 1000,
+      ...(m.path ? { path: m.path } : {}),
     });
   }
   const metadata = {

@@ -1,0 +1,131 @@
+import { createRequire } from "node:module";
+import { gemmTransBModel } from "./_onnx_emit.ts";
+
+/**
+ * Bulk dot products through a native GEMM: onnxruntime's CPU `Gemm` (MLAS,
+ * multithreaded, FMA/AVX-512 where the CPU has them). The kit installs
+ * onnxruntime-node anyway as a dependency of @huggingface/transformers, so it
+ * is reached from there (the way transformers.js itself imports it) and adds
+ * no dependency. Its results depend on MLAS's blocking and the CPU, so they
+ * are never published as they are: two_path_scores.ts re-scores with the
+ * fixed-order kernel every score that can affect a table.
+ */
+
+/** Minimal view of the onnxruntime-node API used here. */
+interface Ort {
+  env: { versions?: Record<string, string> };
+  Tensor: new (type: "float32", data: Float32Array, dims: number[]) => OrtTensor;
+  InferenceSession: {
+    create(model: Uint8Array, options: Record<string, unknown>): Promise<OrtSession>;
+  };
+}
+interface OrtTensor {
+  data: Float32Array;
+  dispose?(): void;
+}
+interface OrtSession {
+  run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>>;
+  release?(): Promise<void>;
+}
+
+/** A loaded native GEMM. */
+export interface NativeGemm {
+  /** onnxruntime-node's version. */
+  version: string;
+  /** Intra-op threads of the session. */
+  threads: number;
+  /**
+   * Row-major `out[q * nd + d] ≈ dot(queries[q], docs[d])` (float32, in
+   * MLAS's summation order).
+   */
+  dots(
+    queries: Float32Array,
+    docs: Float32Array,
+    nq: number,
+    nd: number,
+    dims: number,
+  ): Promise<Float32Array>;
+}
+
+/** How to obtain onnxruntime-node; tests pass a loader that fails. */
+export type OrtLoader = () => unknown;
+
+/** onnxruntime-node as @huggingface/transformers resolves it (a native addon: needs --allow-ffi). */
+export const defaultOrtLoader: OrtLoader = () =>
+  createRequire(import.meta.resolve("@huggingface/transformers"))("onnxruntime-node");
+
+/** Output values per GEMM call: query blocks keep onnxruntime's output buffer ≤ 64 MiB. */
+const BLOCK_VALUES = 16 * 1024 * 1024;
+
+const sessions = new Map<string, Promise<NativeGemm>>();
+
+/**
+ * Load onnxruntime-node and make a session of the one-node Gemm model of
+ * _onnx_emit.ts with `threads` intra-op threads (default: every core). One
+ * session per thread count is kept for the process. Rejects when the addon
+ * cannot load (missing binary, no --allow-ffi, unsupported platform).
+ *
+ * @example
+ * ```ts
+ * const gemm = await loadNativeGemm();
+ * const s = await gemm.dots(new Float32Array([1, 0]), new Float32Array([1, 2, 3, 4]), 1, 2, 2);
+ * // s ≈ Float32Array [1, 3]
+ * ```
+ */
+export function loadNativeGemm(
+  options: { threads?: number; load?: OrtLoader } = {},
+): Promise<NativeGemm> {
+  const threads = options.threads ?? Math.max(1, navigator.hardwareConcurrency || 1);
+  const key = `${threads}`;
+  if (options.load) return makeGemm(options.load, threads);
+  let s = sessions.get(key);
+  if (!s) {
+    s = makeGemm(defaultOrtLoader, threads);
+    sessions.set(key, s);
+    s.catch(() => sessions.delete(key));
+  }
+  return s;
+}
+
+async function makeGemm(load: OrtLoader, threads: number): Promise<NativeGemm> {
+  const ort = load() as Ort;
+  if (typeof ort?.InferenceSession?.create !== "function" || typeof ort.Tensor !== "function") {
+    throw new Error("onnxruntime-node: module has no InferenceSession/Tensor");
+  }
+  const session = await ort.InferenceSession.create(gemmTransBModel(), {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: "sequential",
+    graphOptimizationLevel: "all",
+    executionProviders: ["cpu"],
+  });
+  return {
+    version: ort.env.versions?.node ?? ort.env.versions?.common ?? "?",
+    threads,
+    async dots(queries, docs, nq, nd, dims) {
+      if (queries.length !== nq * dims) throw new Error(`queries: expected ${nq}×${dims} values`);
+      if (docs.length !== nd * dims) throw new Error(`docs: expected ${nd}×${dims} values`);
+      const out = new Float32Array(nq * nd);
+      if (nq === 0 || nd === 0) return out;
+      if (dims === 0) return out;
+      const b = new ort.Tensor("float32", docs, [nd, dims]);
+      const rows = Math.max(1, Math.floor(BLOCK_VALUES / nd));
+      for (let q0 = 0; q0 < nq; q0 += rows) {
+        const q1 = Math.min(nq, q0 + rows);
+        const a = new ort.Tensor("float32", queries.subarray(q0 * dims, q1 * dims), [
+          q1 - q0,
+          dims,
+        ]);
+        const y = (await session.run({ A: a, B: b })).Y;
+        if (y.data.length !== (q1 - q0) * nd) {
+          throw new Error(
+            `onnxruntime Gemm returned ${y.data.length} values, expected ${(q1 - q0) * nd}`,
+          );
+        }
+        out.set(y.data, q0 * nd);
+        y.dispose?.();
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,193 @@
+import { exactScorer } from "./exact_rescore.ts";
+import type { NativeGemm } from "./native_gemm.ts";
+
+/**
+ * What the consumer of a score row reads, so the two-path scorer knows which
+ * scores must be exact (the fixed-order kernel's bits) and which may stay
+ * approximate.
+ */
+export interface RescorePlan {
+  /**
+   * Ranks whose order is read: the first `depth` documents in kernel order
+   * (rank_query.ts keeps depth + 1, the extra one telling whether rank
+   * `depth` is tied, so depth + 1 are made exact).
+   */
+  depth: number;
+  /**
+   * Documents of query `q` whose rank (or tie status) over the whole pool is
+   * read, e.g. the canonical: its exact score and every document that could
+   * fall on either side of it are re-scored.
+   */
+  ranked?(q: number): readonly number[];
+  /** Documents of query `q` whose score is read, e.g. the query's own distractors. */
+  read?(q: number): readonly number[];
+}
+
+/** Scores from {@link twoPathScores}, with how many were re-scored exactly. */
+export interface TwoPathResult {
+  /**
+   * Row-major nq × nd. Every entry the plan reads holds the fixed-order
+   * kernel's score; the rest hold GEMM scores, each proven to fall strictly on
+   * the same side as its exact score of every exact score the plan reads.
+   */
+  scores: Float32Array;
+  /** (query, document) pairs scored by the fixed-order kernel. */
+  rescored: number;
+}
+
+const U = 2 ** -24; // unit roundoff of float32
+
+/**
+ * Proven bound on |computed − exact| of a float32 dot product of length
+ * `dims` whose operands have Euclidean norms `xNorm` and `yNorm`, for ANY
+ * summation order (the fixed-order kernel's, or whatever blocking and FMA a
+ * BLAS uses):
+ *
+ *   |fl(x·y) − x·y| ≤ γ_n Σ|x_i y_i| ≤ γ_n ‖x‖ ‖y‖,  γ_n = n·u / (1 − n·u),  u = 2⁻²⁴
+ *
+ * (Higham, Accuracy and Stability of Numerical Algorithms, §3.1: each product
+ * is rounded once and each term passes through at most n − 1 rounded
+ * additions in any summation tree; a fused multiply-add only removes
+ * roundings; the second step is Cauchy–Schwarz). n is taken as dims + 8, not
+ * dims: the WASM kernel's tree (lanes, then (l0 + l1) + (l2 + l3), then chunks
+ * added to the output) puts at most dims/4 + dims/512 + 4 roundings on a term,
+ * which exceeds dims only for tiny dims. Underflow, which the relative model
+ * does not cover, costs at most 2⁻¹⁵⁰ per product (sums of subnormals are
+ * exact): dims · 2⁻¹⁴⁹ is added. The norms are computed in float64 (relative
+ * error ~dims · 2⁻⁵³), covered by the 1e-6 inflation. Infinite when n·u ≥ 1.
+ *
+ * @example
+ * ```ts
+ * dotErrorBound(4096, 1, 1); // ≈ 2.44e-4
+ * ```
+ */
+export function dotErrorBound(dims: number, xNorm: number, yNorm: number): number {
+  const nu = (dims + 8) * U;
+  if (nu >= 1) return Infinity;
+  const gamma = nu / (1 - nu);
+  return (gamma * xNorm * yNorm + dims * 2 ** -149) * (1 + 1e-6);
+}
+
+function rowNorms(data: Float32Array, rows: number, dims: number): Float64Array {
+  const out = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let ss = 0;
+    for (let k = r * dims; k < (r + 1) * dims; k++) ss += data[k] * data[k];
+    out[r] = Math.sqrt(ss);
+  }
+  return out;
+}
+
+/** The k-th largest value of a row (k ≥ 1, k ≤ row.length), by a bounded sorted buffer. */
+export function kthLargest(row: Float32Array, k: number): number {
+  const best = new Float64Array(k).fill(-Infinity); // descending
+  for (let i = 0; i < row.length; i++) {
+    const v = row[i];
+    if (!(v > best[k - 1])) continue;
+    let j = k - 1;
+    while (j > 0 && best[j - 1] < v) {
+      best[j] = best[j - 1];
+      j--;
+    }
+    best[j] = v;
+  }
+  return best[k - 1];
+}
+
+/**
+ * Dot scores of every query with every document in two passes: all of them by
+ * a native GEMM (fast, but its last bits depend on the machine's BLAS), then
+ * every score a table can depend on by the fixed-order kernel, so rankings
+ * and metrics are bit-identical to scoring everything with the kernel.
+ *
+ * Per query, with Δ = 2·{@link dotErrorBound}(dims, ‖q‖, max‖d‖) (the GEMM
+ * score g and the kernel score e both lie within half of Δ of the true dot
+ * product, so |g − e| ≤ Δ for every document) and K = depth + 1:
+ *
+ * - Top of the ranking: every document with g ≥ g₍K₎ − 2Δ (g₍K₎ the K-th
+ *   largest GEMM score) is re-scored. Any other document has
+ *   e < g₍K₎ − Δ ≤ e of each of the K documents with g ≥ g₍K₎, and its GEMM
+ *   score is below g₍K₎ − 2Δ, lower than all of those K exact scores too: so
+ *   the first K documents, their order, their ties and the count of documents
+ *   tied at the top are the kernel's.
+ * - `ranked` documents (the canonical): re-scored, then so is every document
+ *   whose g lies within Δ of the canonical's exact score s. Any other document
+ *   has |g − s| > Δ ≥ |g − e|, so its g and its e lie strictly on the same
+ *   side of s: the canonical's rank and tie status are the kernel's.
+ * - `read` documents (the query's distractors): re-scored.
+ *
+ * A query whose GEMM row holds a non-finite value, or whose norms come near
+ * float32 overflow, is re-scored whole.
+ *
+ * @example
+ * ```ts
+ * const gemm = await loadNativeGemm();
+ * const { scores } = await twoPathScores(q, d, nq, nd, dims, gemm, { depth: 10 });
+ * ```
+ */
+export async function twoPathScores(
+  queries: Float32Array,
+  docs: Float32Array,
+  nq: number,
+  nd: number,
+  dims: number,
+  gemm: Pick<NativeGemm, "dots">,
+  plan: RescorePlan,
+): Promise<TwoPathResult> {
+  const scores = await gemm.dots(queries, docs, nq, nd, dims);
+  if (scores.length !== nq * nd) throw new Error(`native GEMM returned ${scores.length} scores`);
+  const score = exactScorer(docs, nd, dims);
+  const qNorms = rowNorms(queries, nq, dims);
+  let maxDocNorm = 0;
+  for (const n of rowNorms(docs, nd, dims)) maxDocNorm = n > maxDocNorm ? n : maxDocNorm;
+  const K = Math.min(Math.max(1, Math.floor(plan.depth) + 1), nd);
+  const marked = new Uint8Array(nd);
+  let rescored = 0;
+  const everyDoc = Int32Array.from({ length: nd }, (_, i) => i);
+  for (let qi = 0; qi < nq && nd > 0; qi++) {
+    const row = scores.subarray(qi * nd, (qi + 1) * nd);
+    const query = queries.subarray(qi * dims, (qi + 1) * dims);
+    const delta = 2 * dotErrorBound(dims, qNorms[qi], maxDocNorm);
+    let finite = Number.isFinite(delta) && qNorms[qi] * maxDocNorm < 2 ** 120;
+    for (let d = 0; finite && d < nd; d++) finite = Number.isFinite(row[d]);
+    if (!finite) {
+      row.set(score(query, everyDoc));
+      rescored += nd;
+      continue;
+    }
+    const chosen: number[] = [];
+    const take = (d: number) => {
+      if (d >= 0 && d < nd && marked[d] === 0) {
+        marked[d] = 1;
+        chosen.push(d);
+      }
+    };
+    const floor = kthLargest(row, K) - 2 * delta;
+    for (let d = 0; d < nd; d++) if (row[d] >= floor) take(d);
+    const ranked = plan.ranked?.(qi) ?? [];
+    for (const d of ranked) take(d);
+    for (const d of plan.read?.(qi) ?? []) take(d);
+    const apply = (ds: number[]) => {
+      const exact = score(query, ds);
+      for (let j = 0; j < ds.length; j++) row[ds[j]] = exact[j];
+      rescored += ds.length;
+    };
+    apply(chosen);
+    // Windows around the ranked documents' exact scores (read after apply).
+    const around: number[] = [];
+    for (const c of ranked) {
+      if (!(c >= 0 && c < nd)) continue;
+      const lo = row[c] - delta, hi = row[c] + delta;
+      for (let d = 0; d < nd; d++) {
+        if (marked[d] === 0 && row[d] >= lo && row[d] <= hi) {
+          marked[d] = 1;
+          around.push(d);
+        }
+      }
+    }
+    apply(around);
+    for (const d of chosen) marked[d] = 0;
+    for (const d of around) marked[d] = 0;
+  }
+  return { scores, rescored };
+}

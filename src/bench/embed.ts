@@ -2,11 +2,12 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseFlags, positiveInt, printJson, UserError } from "../cli/command.ts";
 import { readRows, writeTable } from "../io/arrow_table.ts";
-import { outDir, tablePath } from "../io/paths.ts";
+import { embeddingsDir, outDir, tablePath } from "../io/paths.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { invocationFor } from "../embed/invocations.ts";
 import { isSparse, providerFor } from "../embed/registry.ts";
 import { runEmbedStage } from "../embed/stage.ts";
+import { readEmbeddingFile } from "../embed/embedding_file.ts";
 
 /** Edits that make near-identical copies, like the benchmark's single-edit distractors. */
 const EDITS: [RegExp, string][] = [[/</, "<="], [/\+/, "-"], [/==/, "!="], [/\b1\b/, "2"]];
@@ -63,19 +64,33 @@ async function syntheticTables(dir: string, nQueries: number, nDocs: number): Pr
 }
 
 /**
- * `execret bench embed [--config NAME]... [--queries N] [--docs N] [--json]`:
+ * `execret bench embed [--config NAME]... [--queries N] [--docs N] [--workers N] [--texts N] [--parallel] [--json]`:
  * time embedding the benchmark's queries and pool with each config (default
  * bm25, tfidf, use). Sparse configs are timed over indexing plus scoring all
  * query × snippet pairs; dense ones through the embed stage with a cold vector
  * cache, then again warm (all cache hits). Uses out/tables/{queries,corpus}
- * when present, else a synthetic set of the same size from MBPP.
+ * when present, else a synthetic set of the same size from MBPP. With `use`
+ * among the configs it also compares `use` in 1 and in N worker processes
+ * (`--workers N`, default the number of cores) on `--texts N` code texts (default
+ * 300; see {@link benchUseWorkers}); `--parallel` runs that comparison alone.
  */
 export async function benchEmbed(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
     config: { type: "string", multiple: true },
     queries: { type: "string" },
     docs: { type: "string" },
+    workers: { type: "string" },
+    texts: { type: "string" },
+    parallel: { type: "boolean" },
   });
+  const workers = positiveInt("workers", values.workers, navigator.hardwareConcurrency ?? 1);
+  const nTexts = positiveInt("texts", values.texts, 300);
+  if (values.parallel) {
+    const report = await benchUseWorkers(nTexts, workers);
+    if (values.json) printJson({ bench: "embed", results: [report] });
+    else printUseWorkers(report);
+    return 0;
+  }
   const configs = (values.config ?? ["bm25,tfidf,use"]).flatMap((c) => c.split(","));
   const savedOut = Deno.env.get("EXECRET_OUT");
   const savedCache = Deno.env.get("EXECRET_CACHE");
@@ -140,7 +155,8 @@ export async function benchEmbed(args: string[]): Promise<number> {
         });
       }
     }
-    const report = { bench: "embed", from, out: outDir(), results };
+    const parallel = configs.includes("use") ? await benchUseWorkers(nTexts, workers) : undefined;
+    const report = { bench: "embed", from, out: outDir(), results, use_workers: parallel };
     if (values.json) printJson(report);
     else {
       console.log(`bench embed — ${from}`);
@@ -159,6 +175,7 @@ export async function benchEmbed(args: string[]): Promise<number> {
           );
         }
       }
+      if (parallel) printUseWorkers(parallel);
     }
     return 0;
   } finally {
@@ -168,4 +185,133 @@ export async function benchEmbed(args: string[]): Promise<number> {
     else Deno.env.set("EXECRET_CACHE", savedCache);
     await Deno.remove(tmp, { recursive: true });
   }
+}
+
+/** What {@link benchUseWorkers} measured. */
+export interface UseWorkersReport {
+  config: "use";
+  from: string;
+  texts: number;
+  batches: number;
+  workers: number;
+  one_worker_seconds: number;
+  n_workers_seconds: number;
+  one_worker_texts_per_second: number;
+  n_workers_texts_per_second: number;
+  /** Throughput with N workers over throughput with one. */
+  speedup: number;
+  /** Every vector of the N-worker file equals the one-worker file's, bit for bit. */
+  identical: boolean;
+  cores: number;
+  note: string;
+}
+
+/**
+ * Embed `n` distinct code texts with `use` through the embed stage twice, cold
+ * each time: in this process (1 worker) and in `workers` worker processes, and
+ * report texts/s of each and their ratio. The texts are pool snippets of the
+ * run's corpus (out/tables/corpus.arrow, spread over its length order) when
+ * present, else the built-in tasks' canonicals and single-edit copies of them.
+ * Model loading counts in both timings (one load in-process, one per worker).
+ */
+export async function benchUseWorkers(n: number, workers: number): Promise<UseWorkersReport> {
+  const { texts, from } = await benchTexts(n);
+  const savedOut = Deno.env.get("EXECRET_OUT");
+  const savedCache = Deno.env.get("EXECRET_CACHE");
+  const tmp = await Deno.makeTempDir({ prefix: "execret-bench-use-workers-" });
+  try {
+    Deno.env.set("EXECRET_OUT", tmp);
+    await writeTable("queries", [], QUERIES, { parquet: false });
+    await writeTable(
+      "corpus",
+      texts.map((code, i) => ({ corpus_id: `b${i}`, task_id: `b${i}`, code })),
+      CORPUS,
+      { parquet: false },
+    );
+    const run = async (count: number, name: string) => {
+      Deno.env.set("EXECRET_CACHE", join(tmp, `cache-${name}`));
+      const t0 = performance.now();
+      const r = await runEmbedStage({ configs: ["use"], quiet: true, workers: count });
+      const seconds = (performance.now() - t0) / 1000;
+      const file = await readEmbeddingFile(join(embeddingsDir(), "use.arrow"));
+      return { seconds, embedded: r.configs[0].embedded ?? 0, used: r.configs[0].workers, file };
+    };
+    const one = await run(1, "1");
+    const many = await run(workers, "n");
+    const inv = await invocationFor("use");
+    const batch = (inv.batch_size ?? 32) * (inv.concurrency ?? 1);
+    const bytes = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    const [a, b] = [bytes(one.file.values), bytes(many.file.values)];
+    const identical = one.file.ids.join("\n") === many.file.ids.join("\n") &&
+      a.length === b.length && a.every((x, i) => x === b[i]);
+    return {
+      config: "use",
+      from,
+      texts: one.embedded,
+      batches: Math.ceil(one.embedded / batch),
+      workers: many.used ?? workers,
+      one_worker_seconds: one.seconds,
+      n_workers_seconds: many.seconds,
+      one_worker_texts_per_second: one.embedded / one.seconds,
+      n_workers_texts_per_second: many.embedded / many.seconds,
+      speedup: one.seconds / many.seconds,
+      identical,
+      cores: navigator.hardwareConcurrency ?? 1,
+      note: "embed stage, cold cache, model load included (once in-process; once per worker)",
+    };
+  } finally {
+    if (savedOut === undefined) Deno.env.delete("EXECRET_OUT");
+    else Deno.env.set("EXECRET_OUT", savedOut);
+    if (savedCache === undefined) Deno.env.delete("EXECRET_CACHE");
+    else Deno.env.set("EXECRET_CACHE", savedCache);
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+/** `n` distinct code texts: the run's pool snippets, else built-in canonicals and edited copies. */
+async function benchTexts(n: number): Promise<{ texts: string[]; from: string }> {
+  let pool: string[];
+  let from: string;
+  if (existsSync(tablePath("corpus"))) {
+    from = tablePath("corpus");
+    pool = [...new Set((await readRows<{ code: string }>(from)).map((r) => r.code))];
+    // Spread over the lengths, as the stage's batches are, rather than the first n.
+    pool.sort((x, y) => x.length - y.length || (x < y ? -1 : 1));
+    if (pool.length > n) {
+      pool = Array.from({ length: n }, (_, i) => pool[Math.floor(i * pool.length / n)]);
+    }
+  } else {
+    from = "data/builtin_tasks.jsonl";
+    const path = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
+    pool = (await Deno.readTextFile(path)).split("\n").filter((l) => l.trim() !== "")
+      .map((l) => (JSON.parse(l) as { canonical: string }).canonical);
+  }
+  const seen = new Set<string>();
+  const texts: string[] = [];
+  for (let round = 0; texts.length < n && round < n; round++) {
+    for (const code of pool) {
+      if (texts.length >= n) break;
+      // Round 0: the texts as they are; then single-edit copies, then marked copies.
+      const edit = EDITS[(round - 1) % EDITS.length];
+      let text = round === 0 ? code : round <= EDITS.length ? code.replace(edit[0], edit[1]) : code;
+      if (round > EDITS.length || seen.has(text)) text = `${text}\n# copy ${round}`;
+      if (seen.has(text)) continue;
+      seen.add(text);
+      texts.push(text);
+    }
+  }
+  return { texts, from: texts.length < n ? `${from} (only ${texts.length} texts)` : from };
+}
+
+function printUseWorkers(r: UseWorkersReport): void {
+  console.log(
+    `  use in worker processes — ${r.texts} texts (${r.batches} batches) from ${r.from}, ${r.cores} cores:`,
+  );
+  console.log(
+    `    1 worker: ${r.one_worker_seconds.toFixed(1)} s (${
+      r.one_worker_texts_per_second.toFixed(1)
+    } texts/s); ${r.workers} workers: ${r.n_workers_seconds.toFixed(1)} s (${
+      r.n_workers_texts_per_second.toFixed(1)
+    } texts/s); ${r.speedup.toFixed(2)}× — vectors ${r.identical ? "bit-identical" : "DIFFER"}`,
+  );
 }

@@ -7,6 +7,8 @@ import {
   relaxedSimdAvailable,
 } from "../score/dot_kernel.ts";
 import { rankQuery } from "../score/rank_query.ts";
+import { loadNativeGemm, type NativeGemm } from "../score/native_gemm.ts";
+import { twoPathScores } from "../score/two_path_scores.ts";
 import { fnv1a32 } from "../score/tie_break.ts";
 import { xoshiro128ss } from "../stats/rng.ts";
 
@@ -95,11 +97,40 @@ async function best(
 }
 
 /**
+ * Fail unless the two-path scores rank every query's top `depth` exactly as
+ * the kernel's do: same ids in the same order, same score bits.
+ */
+function assertSameRankings(
+  kernel: Float32Array,
+  twoPath: Float32Array,
+  nq: number,
+  nd: number,
+  depth: number,
+): void {
+  const ids = Array.from({ length: nd }, (_, i) => `doc${i}`);
+  const pool = { ids, hashes: Uint32Array.from(ids, (id) => fnv1a32(id)) };
+  for (let i = 0; i < nq; i++) {
+    const a = rankQuery(kernel.subarray(i * nd, (i + 1) * nd), pool, i, depth).top;
+    const b = rankQuery(twoPath.subarray(i * nd, (i + 1) * nd), pool, i, depth).top;
+    const same = a.length === b.length &&
+      a.every((d, r) => d === b[r] && Object.is(kernel[i * nd + d], twoPath[i * nd + d]));
+    if (!same) {
+      throw new Error(
+        `bench score: query ${i}: two-path top ${depth} [${b}] differs from the kernel's [${a}]`,
+      );
+    }
+  }
+}
+
+/**
  * `execret bench score [--queries 1000] [--docs 5000] [--dims 4096]
  * [--threads N] [--repeats 2]`: the similarity kernel (1 thread, N threads,
- * and N threads with relaxed SIMD) against numpy's float32 `q @ d.T` on the
- * same shapes in the same run, plus the ranking pass over the resulting
- * scores. Prints both times and the ratio.
+ * and N threads with relaxed SIMD), onnxruntime's native GEMM alone, and the
+ * two-path scorer (native GEMM, then the top 10 re-scored by the kernel within
+ * the proven error bound) against numpy's float32 `q @ d.T` on the same shapes
+ * in the same run, plus the ranking pass over the resulting scores. Prints the
+ * times and ratios, and fails unless the two-path top-10 rankings (ids and
+ * score bits) equal the kernel's for every query.
  */
 export async function benchScore(args: string[]): Promise<number> {
   const { values: f } = parseFlags(args, {
@@ -124,6 +155,27 @@ export async function benchScore(args: string[]): Promise<number> {
   const relaxed = relaxedSimdAvailable()
     ? await best(repeats, () => dotScoresParallel(q, d, nq, nd, dims, { threads, relaxed: true }))
     : null;
+  let gemm: NativeGemm | null = null, gemmError = "", loadSeconds = 0;
+  try {
+    const t = performance.now();
+    gemm = await loadNativeGemm({ threads: navigator.hardwareConcurrency || 1 });
+    await gemm.dots(q.subarray(0, 64 * dims), d.subarray(0, 64 * dims), 64, 64, dims); // warm-up
+    loadSeconds = (performance.now() - t) / 1000;
+  } catch (e) {
+    gemmError = (e as Error).message.split("\n")[0];
+  }
+  let native = null, twoPath = null, rescored = 0;
+  if (gemm) {
+    const g = gemm;
+    native = await best(repeats, () => g.dots(q, d, nq, nd, dims));
+    let hybrid: Float32Array = new Float32Array(0);
+    twoPath = await best(repeats, async () => {
+      const r = await twoPathScores(q, d, nq, nd, dims, g, { depth: 10 });
+      hybrid = r.scores;
+      rescored = r.rescored;
+    });
+    assertSameRankings(scores, hybrid, nq, nd, 10);
+  }
   const ids = Array.from({ length: nd }, (_, i) => `doc${i}`);
   const pool = { ids, hashes: Uint32Array.from(ids, (id) => fnv1a32(id)) };
   const rank = await best(1, () => {
@@ -142,6 +194,13 @@ export async function benchScore(args: string[]): Promise<number> {
     threads,
     kernel_threads: timing(kernelN),
     kernel_relaxed_threads: relaxed === null ? null : timing(relaxed),
+    native_gemm: native === null ? null : timing(native),
+    native_gemm_info: gemm === null
+      ? { error: gemmError }
+      : { onnxruntime: gemm.version, threads: gemm.threads, load_s: round(loadSeconds) },
+    two_path: twoPath === null ? null : timing(twoPath),
+    two_path_rescored_pairs: twoPath === null ? null : rescored,
+    two_path_rankings_identical: twoPath === null ? null : true,
     ranking_top10: timing(rank),
     numpy: numpy === null ? null : timing(numpy),
     numpy_info: np,
@@ -152,6 +211,15 @@ export async function benchScore(args: string[]): Promise<number> {
     ratio_relaxed_to_numpy: numpy === null || relaxed === null
       ? null
       : round(relaxed.wall / numpy.wall),
+    ratio_native_gemm_to_numpy: numpy === null || native === null
+      ? null
+      : round(native.wall / numpy.wall),
+    ratio_two_path_to_numpy: numpy === null || twoPath === null
+      ? null
+      : round(twoPath.wall / numpy.wall),
+    ratio_two_path_to_numpy_cpu: numpy === null || twoPath === null
+      ? null
+      : round(twoPath.cpu / numpy.cpu),
     load_average: Deno.loadavg(),
   };
   if (f.json) printJson(result);
@@ -165,6 +233,14 @@ export async function benchScore(args: string[]): Promise<number> {
     line("wasm simd kernel, 1 thread", kernel1);
     line(`wasm simd kernel, ${threads} threads`, kernelN);
     if (relaxed !== null) line(`relaxed-simd fma, ${threads} threads`, relaxed);
+    if (native !== null && twoPath !== null && gemm !== null) {
+      line(`onnxruntime ${gemm.version} Gemm, ${gemm.threads} threads`, native);
+      line("two-path (Gemm + exact re-score)", twoPath);
+      console.log(
+        `  two-path re-scored ${rescored} of ${nq * nd} pairs with the kernel;` +
+          ` top-10 rankings identical to the kernel's for all ${nq} queries`,
+      );
+    } else console.log(`  two-path: unavailable (onnxruntime-node: ${gemmError})`);
     console.log(`  ranking (top 10 + ties) of ${nq} queries: ${rank.wall.toFixed(3)} s`);
     if (numpy !== null && "numpy" in np) {
       line(`numpy ${np.numpy} float32 q @ d.T`, numpy);
@@ -177,6 +253,13 @@ export async function benchScore(args: string[]): Promise<number> {
         `  ratio kernel/numpy (CPU seconds, 1 kernel thread): ${result.ratio_kernel_to_numpy_cpu}×` +
           " (steadier than wall time on a busy machine)",
       );
+      if (twoPath !== null) {
+        console.log(
+          `  ratio two-path/numpy (wall): ${result.ratio_two_path_to_numpy}×` +
+            ` (Gemm alone ${result.ratio_native_gemm_to_numpy}×);` +
+            ` CPU seconds: ${result.ratio_two_path_to_numpy_cpu}×`,
+        );
+      }
     } else console.log(`  numpy: unavailable (${"error" in np ? np.error : "?"})`);
     console.log(
       `  load average ${result.load_average.map((x) => x.toFixed(2)).join(" ")}` +

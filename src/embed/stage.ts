@@ -75,7 +75,9 @@ interface Item {
  * (bm25, tfidf) write nothing: the score stage calls
  * `providerFor(inv).score(queries, docs)` directly. The file's created_at is
  * the earliest fetch time of its vectors in the cache, so a rerun over the
- * same cache writes byte-identical files.
+ * same cache writes byte-identical files. Offline models (`use`) embed in
+ * `workers` child processes (default: one per core), each taking whole
+ * batches: the batches, and so the vectors, are those of a one-worker run.
  */
 export async function runEmbedStage(options: EmbedStageOptions): Promise<EmbedStageResult> {
   const invs: Invocation[] = [];

@@ -81,7 +81,7 @@ download from the Hugging Face Hub), and each config's key_env/base_url_env.`,
           console.log(
             `${r.config}: ${r.rows} vectors × ${r.dims} → ${r.path} (${r.embedded} embedded, ${r.cached} cached, ${
               r.seconds.toFixed(1)
-            } s${traffic})`,
+            } s${(r.workers ?? 1) > 1 ? ` in ${r.workers} worker processes` : ""}${traffic})`,
           );
         } else if (r.status === "sparse") {
           console.log(`${r.config}: sparse retriever, scored at score time (no file)`);

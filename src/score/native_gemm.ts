@@ -64,6 +64,8 @@ const sessions = new Map<string, Promise<NativeGemm>>();
  * _onnx_emit.ts with `threads` intra-op threads (default: every core). One
  * session per thread count is kept for the process. Rejects when the addon
  * cannot load (missing binary, no --allow-ffi, unsupported platform).
+ * `blockValues` caps the output values of one onnxruntime call (queries are
+ * run in blocks of rows; default 16 Mi values).
  *
  * @example
  * ```ts
@@ -73,21 +75,22 @@ const sessions = new Map<string, Promise<NativeGemm>>();
  * ```
  */
 export function loadNativeGemm(
-  options: { threads?: number; load?: OrtLoader } = {},
+  options: { threads?: number; load?: OrtLoader; blockValues?: number } = {},
 ): Promise<NativeGemm> {
   const threads = options.threads ?? Math.max(1, navigator.hardwareConcurrency || 1);
-  const key = `${threads}`;
-  if (options.load) return makeGemm(options.load, threads);
+  const block = options.blockValues ?? BLOCK_VALUES;
+  const key = `${threads}/${block}`;
+  if (options.load) return makeGemm(options.load, threads, block);
   let s = sessions.get(key);
   if (!s) {
-    s = makeGemm(defaultOrtLoader, threads);
+    s = makeGemm(defaultOrtLoader, threads, block);
     sessions.set(key, s);
     s.catch(() => sessions.delete(key));
   }
   return s;
 }
 
-async function makeGemm(load: OrtLoader, threads: number): Promise<NativeGemm> {
+async function makeGemm(load: OrtLoader, threads: number, block: number): Promise<NativeGemm> {
   const ort = load() as Ort;
   if (typeof ort?.InferenceSession?.create !== "function" || typeof ort.Tensor !== "function") {
     throw new Error("onnxruntime-node: module has no InferenceSession/Tensor");
@@ -109,7 +112,7 @@ async function makeGemm(load: OrtLoader, threads: number): Promise<NativeGemm> {
       if (nq === 0 || nd === 0) return out;
       if (dims === 0) return out;
       const b = new ort.Tensor("float32", docs, [nd, dims]);
-      const rows = Math.max(1, Math.floor(BLOCK_VALUES / nd));
+      const rows = Math.max(1, Math.floor(block / nd));
       for (let q0 = 0; q0 < nq; q0 += rows) {
         const q1 = Math.min(nq, q0 + rows);
         const a = new ort.Tensor("float32", queries.subarray(q0 * dims, q1 * dims), [

@@ -28,6 +28,10 @@ Deno.test("native GEMM: exact on small integers, within the proven bound on rand
     await gemm.dots(new Float32Array([1, 0, 0, 1, 2, 3]), new Float32Array([1, 2, 3, 4]), 3, 2, 2),
     new Float32Array([1, 3, 2, 4, 8, 18]),
   );
+  // Blocks of 3 query rows: later blocks start at an offset into the query buffer.
+  const blocked = await loadNativeGemm({ threads: 2, blockValues: 120 });
+  const q0 = random(17 * 9, 5), d0 = random(40 * 9, 6);
+  assertEquals(await blocked.dots(q0, d0, 17, 40, 9), await gemm.dots(q0, d0, 17, 40, 9));
   for (const [nq, nd, dims] of [[3, 7, 1], [5, 33, 131], [17, 40, 1030]]) {
     const q = random(nq * dims, nq), d = random(nd * dims, nd);
     const got = await gemm.dots(q, d, nq, nd, dims);

@@ -1,7 +1,7 @@
 import type { Similarity } from "../embed/provider.ts";
 import { dotScoresParallel } from "./dot_kernel.ts";
 import { loadNativeGemm } from "./native_gemm.ts";
-import { type RescorePlan, twoPathScores } from "./two_path_scores.ts";
+import { GemmBoundError, type RescorePlan, twoPathScores } from "./two_path_scores.ts";
 
 /**
  * Scores of every query against every pool document, row-major:
@@ -126,8 +126,13 @@ export async function denseScoreMatrix(
       );
     }
     if (gemm) {
-      const r = await twoPathScores(q, d, nq, nd, dims, gemm, options.plan);
-      return { queryIds: queries.ids, docIds: docs.ids, scores: r.scores, path: "two-path" };
+      try {
+        const r = await twoPathScores(q, d, nq, nd, dims, gemm, options.plan);
+        return { queryIds: queries.ids, docIds: docs.ids, scores: r.scores, path: "two-path" };
+      } catch (e) {
+        if (!(e instanceof GemmBoundError) || choice === "two-path") throw e;
+        (options.note ?? noteOnce)(`score: ${e.message}; scoring with the WASM kernel only`);
+      }
     }
   }
   const scores = await dotScoresParallel(q, d, nq, nd, dims, { threads: options.threads });

@@ -35,6 +35,11 @@ export interface TwoPathResult {
   rescored: number;
 }
 
+/** A native GEMM score found further from the kernel's than the error bound allows. */
+export class GemmBoundError extends Error {
+  override name = "GemmBoundError";
+}
+
 const U = 2 ** -24; // unit roundoff of float32
 
 /**
@@ -117,7 +122,10 @@ export function kthLargest(row: Float32Array, k: number): number {
  * - `read` documents (the query's distractors): re-scored.
  *
  * A query whose GEMM row holds a non-finite value, or whose norms come near
- * float32 overflow, is re-scored whole.
+ * float32 overflow, is re-scored whole. Every re-scored pair also checks the
+ * GEMM against the bound (|g − e| ≤ Δ); a violation throws
+ * {@link GemmBoundError} rather than publish a ranking the proof no longer
+ * covers.
  *
  * @example
  * ```ts
@@ -169,7 +177,17 @@ export async function twoPathScores(
     for (const d of plan.read?.(qi) ?? []) take(d);
     const apply = (ds: number[]) => {
       const exact = score(query, ds);
-      for (let j = 0; j < ds.length; j++) row[ds[j]] = exact[j];
+      for (let j = 0; j < ds.length; j++) {
+        // A GEMM outside its proven bound (a broken BLAS, a wrong buffer
+        // offset) would void the proof: checked on every pair re-scored.
+        if (!(Math.abs(row[ds[j]] - exact[j]) <= delta)) {
+          throw new GemmBoundError(
+            `native GEMM score of query ${qi}, document ${ds[j]} is ${row[ds[j]]}, ` +
+              `the kernel's ${exact[j]}: further apart than the proven bound ${delta}`,
+          );
+        }
+        row[ds[j]] = exact[j];
+      }
       rescored += ds.length;
     };
     apply(chosen);

@@ -1,4 +1,9 @@
-import { deepStrictEqual as assertEquals, notDeepStrictEqual, ok } from "node:assert/strict";
+import {
+  deepStrictEqual as assertEquals,
+  notDeepStrictEqual,
+  ok,
+  rejects,
+} from "node:assert/strict";
 import { dotScores } from "./dot_kernel.ts";
 import { exactScorer } from "./exact_rescore.ts";
 import { dotErrorBound, kthLargest, twoPathScores } from "./two_path_scores.ts";
@@ -177,4 +182,20 @@ Deno.test("two-path with onnxruntime's GEMM: tables equal the kernel's on near-c
     const r = await twoPathScores(q, d, nq, nd, dims, gemm, evaluationPlan(bench, 10));
     assertEquals(evaluateAll(bench, r.scores), evaluateAll(bench, kernel));
   }
+});
+
+Deno.test("two-path: a GEMM outside its bound is refused, not published", async () => {
+  const dims = 64, { bench, q, d, nq, nd } = nearTieBench(10, dims);
+  const sound = adversarialGemm(4);
+  const broken = {
+    async dots(...a: Parameters<typeof sound.dots>) {
+      const s = await sound.dots(...a);
+      s[3 * nd + 5] += 0.01; // far beyond Δ ≈ 1e-5: as if one block were read at a wrong offset
+      return s;
+    },
+  };
+  await rejects(
+    twoPathScores(q, d, nq, nd, dims, broken, evaluationPlan(bench, nd)),
+    (e: Error) => e.name === "GemmBoundError" && /query 3, document 5 /.test(e.message),
+  );
 });

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
+import { embedCommand } from "../cli/commands/embed.ts";
 import { writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { invocationFor } from "./invocations.ts";
@@ -144,4 +145,13 @@ Deno.test("a batch whose worker keeps dying fails the run after the retries, nam
   );
   strictEqual(pids.length, 2);
   strictEqual(new Set(pids).size, 2);
+});
+
+Deno.test("execret embed --workers takes a positive integer only", async () => {
+  for (const bad of ["0", "2.5", "many"]) {
+    await rejects(
+      embedCommand.run(["--config", "use", "--workers", bad]),
+      new RegExp(`^UserError: --workers must be a positive integer, got "${bad}"$`),
+    );
+  }
 });

@@ -94,7 +94,16 @@ Deno.test("native GEMM: without --allow-ffi onnxruntime cannot load and scoring 
   await Deno.writeTextFile(file, script);
   // `deno eval` would grant every permission: a file run with read/env/sys only.
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--cached-only", "--allow-read", "--allow-env", "--allow-sys", file],
+    args: [
+      "run",
+      "--config",
+      new URL("../../deno.json", import.meta.url).pathname,
+      "--cached-only",
+      "--allow-read",
+      "--allow-env",
+      "--allow-sys",
+      file,
+    ],
     cwd: new URL("../..", import.meta.url).pathname,
     env,
     clearEnv: true,
@@ -105,7 +114,8 @@ Deno.test("native GEMM: without --allow-ffi onnxruntime cannot load and scoring 
   ok(out.success, stderr);
   assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), { path: "wasm", same: true });
   ok(
-    /^score: onnxruntime-node unavailable \(.+\); scoring with the WASM kernel only$/m.test(stderr),
+    /^score: onnxruntime-node unavailable \(.*--allow-ffi.*\); scoring with the WASM kernel only$/m
+      .test(stderr),
     stderr,
   );
 });

@@ -73,12 +73,20 @@ export function dotErrorBound(dims: number, xNorm: number, yNorm: number): numbe
   return (gamma * xNorm * yNorm + dims * 2 ** -149) * (1 + 1e-6);
 }
 
+/** Euclidean norms of rows, in float64 (four partial sums: any order is fine for a bound). */
 function rowNorms(data: Float32Array, rows: number, dims: number): Float64Array {
   const out = new Float64Array(rows);
   for (let r = 0; r < rows; r++) {
-    let ss = 0;
-    for (let k = r * dims; k < (r + 1) * dims; k++) ss += data[k] * data[k];
-    out[r] = Math.sqrt(ss);
+    let a = 0, b = 0, c = 0, e = 0, k = r * dims;
+    const end = k + dims;
+    for (; k + 3 < end; k += 4) {
+      a += data[k] * data[k];
+      b += data[k + 1] * data[k + 1];
+      c += data[k + 2] * data[k + 2];
+      e += data[k + 3] * data[k + 3];
+    }
+    for (; k < end; k++) a += data[k] * data[k];
+    out[r] = Math.sqrt((a + b) + (c + e));
   }
   return out;
 }

@@ -200,6 +200,13 @@ export interface UseWorkersReport {
   n_workers_texts_per_second: number;
   /** Throughput with N workers over throughput with one. */
   speedup: number;
+  /**
+   * CPU seconds (this process and its finished children) of each run: on a
+   * machine shared with other work the wall-clock ratio moves with their
+   * load, while these show what N workers cost in extra model loads.
+   */
+  one_worker_cpu_seconds: number;
+  n_workers_cpu_seconds: number;
   /** Every vector of the N-worker file equals the one-worker file's, bit for bit. */
   identical: boolean;
   cores: number;
@@ -231,10 +238,18 @@ export async function benchUseWorkers(n: number, workers: number): Promise<UseWo
     const run = async (count: number, name: string) => {
       Deno.env.set("EXECRET_CACHE", join(tmp, `cache-${name}`));
       const t0 = performance.now();
+      const cpu0 = cpuSeconds();
       const r = await runEmbedStage({ configs: ["use"], quiet: true, workers: count });
       const seconds = (performance.now() - t0) / 1000;
+      const cpu = cpuSeconds() - cpu0;
       const file = await readEmbeddingFile(join(embeddingsDir(), "use.arrow"));
-      return { seconds, embedded: r.configs[0].embedded ?? 0, used: r.configs[0].workers, file };
+      return {
+        seconds,
+        cpu,
+        embedded: r.configs[0].embedded ?? 0,
+        used: r.configs[0].workers,
+        file,
+      };
     };
     const one = await run(1, "1");
     const many = await run(workers, "n");
@@ -255,6 +270,8 @@ export async function benchUseWorkers(n: number, workers: number): Promise<UseWo
       one_worker_texts_per_second: one.embedded / one.seconds,
       n_workers_texts_per_second: many.embedded / many.seconds,
       speedup: one.seconds / many.seconds,
+      one_worker_cpu_seconds: one.cpu,
+      n_workers_cpu_seconds: many.cpu,
       identical,
       cores: navigator.hardwareConcurrency ?? 1,
       note: "embed stage, cold cache, model load included (once in-process; once per worker)",
@@ -265,6 +282,18 @@ export async function benchUseWorkers(n: number, workers: number): Promise<UseWo
     if (savedCache === undefined) Deno.env.delete("EXECRET_CACHE");
     else Deno.env.set("EXECRET_CACHE", savedCache);
     await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+/** CPU seconds of this process plus its waited-for children (Linux /proc; 0 elsewhere). */
+function cpuSeconds(): number {
+  try {
+    // utime, stime, cutime, cstime in clock ticks (100 per second), after the command name.
+    const stat = Deno.readTextFileSync("/proc/self/stat");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").slice(11, 15).map(Number);
+    return f.reduce((a, b) => a + b, 0) / 100;
+  } catch {
+    return 0;
   }
 }
 
@@ -312,6 +341,8 @@ function printUseWorkers(r: UseWorkersReport): void {
       r.one_worker_texts_per_second.toFixed(1)
     } texts/s); ${r.workers} workers: ${r.n_workers_seconds.toFixed(1)} s (${
       r.n_workers_texts_per_second.toFixed(1)
-    } texts/s); ${r.speedup.toFixed(2)}× — vectors ${r.identical ? "bit-identical" : "DIFFER"}`,
+    } texts/s); ${r.speedup.toFixed(2)}×; CPU ${r.one_worker_cpu_seconds.toFixed(1)} s vs ${
+      r.n_workers_cpu_seconds.toFixed(1)
+    } s — vectors ${r.identical ? "bit-identical" : "DIFFER"}`,
   );
 }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { UserError } from "../cli/command.ts";
+import { parseRerankConfig } from "../rerank/registry.ts";
 
 /** A run's settings: which sources, configs, seeds and limits (data/profiles/*.json). */
 export interface Profile {
@@ -23,6 +24,11 @@ export interface Profile {
    * (optional; default the release the kit was built against).
    */
   release?: string;
+  /**
+   * Reranked configs the rerank stage adds: `<base>+exec`, `rrf:<a>+<b>`,
+   * `<base>+rerank:<name>` (optional; none when absent). Bases must be configs.
+   */
+  rerankers?: string[];
 }
 
 const PROFILE_DIR = new URL("../../data/profiles/", import.meta.url);
@@ -96,6 +102,27 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
   }
   const extensions = raw.mutation_extensions ?? false;
   if (typeof extensions !== "boolean") throw bad("mutation_extensions", "true or false");
+  if (raw.rerankers !== undefined) {
+    const r = raw.rerankers;
+    if (!Array.isArray(r) || r.some((x) => typeof x !== "string")) {
+      throw bad("rerankers", "a list of reranked config names");
+    }
+    const configs = Array.isArray(raw.configs) ? raw.configs : [];
+    for (const name of r as string[]) {
+      let spec;
+      try {
+        spec = parseRerankConfig(name);
+      } catch (e) {
+        throw new UserError(`${where}: field "rerankers": ${(e as Error).message}`);
+      }
+      const missing = spec.bases.find((b) => !configs.includes(b));
+      if (missing !== undefined) {
+        throw new UserError(
+          `${where}: field "rerankers": "${name}" reranks ${missing}, which is not in "configs"`,
+        );
+      }
+    }
+  }
   const known = new Set([
     "name",
     "description",
@@ -111,6 +138,7 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
     "seed",
     "site",
     "release",
+    "rerankers",
   ]);
   for (const key of Object.keys(raw)) {
     if (!known.has(key)) throw new UserError(`${where}: unknown field "${key}"`);
@@ -130,5 +158,6 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
     seed: int("seed", 0),
     site: raw.site,
     ...(raw.release === undefined ? {} : { release: raw.release as string }),
+    ...(raw.rerankers === undefined ? {} : { rerankers: raw.rerankers as string[] }),
   };
 }

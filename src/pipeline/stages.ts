@@ -10,6 +10,9 @@ import { invocationFor } from "../embed/invocations.ts";
 import { isSparse } from "../embed/registry.ts";
 import { runScoreStage } from "../score/stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
+import { runRerankStage } from "../rerank/stage.ts";
+import { parseRerankConfig } from "../rerank/registry.ts";
+import { RERANK_TABLES } from "../rerank/tables.ts";
 import { runReleaseOracleStage } from "../release/release_oracle.ts";
 import {
   COMPARE_TABLES,
@@ -65,6 +68,17 @@ async function denseConfigs(profile: Profile): Promise<string[]> {
   }
   dense.push(...(await releasedSystemsOf(profile)).map((s) => s.config));
   return dense.sort();
+}
+
+/**
+ * The profile's reranked configs whose bases all run (a config dropped by
+ * --skip-unavailable drops the rerankers built on it).
+ */
+async function rerankersOf(profile: Profile): Promise<string[]> {
+  const configs = new Set(await configsOf(profile));
+  return (profile.rerankers ?? []).filter((r) =>
+    parseRerankConfig(r).bases.every((b) => configs.has(b))
+  ).sort();
 }
 
 const ORACLE_TABLES = ["executions", "execution_times", "queries", "corpus", "validation"];
@@ -202,12 +216,50 @@ export const STAGES: StageDef[] = [
     },
   },
   {
-    name: "stats",
+    // Rerankers turn configs into new configs: rows beside rankings and per_query.
+    name: "rerank",
     after: ["score"],
+    inputs: async (p) => ({
+      settings: {
+        rerankers: await rerankersOf(p),
+        seed: p.seed,
+        ks: p.ks,
+        runtime: p.runtime,
+        timeout_ms: p.timeout_ms,
+      },
+      files: [
+        ...["rankings", "queries", "corpus", "tasks"].map(table),
+        // Read by import.meta.url through the hosted rerankers' modules.
+        "data/invocations.json",
+        "data/rerankers.json",
+      ],
+      entry: "src/rerank/stage.ts",
+      assets: [
+        "src/oracle/driver.py",
+        "src/oracle/pyodide_worker.ts",
+        "src/oracle/pyodide_host.ts",
+        "npm:pyodide",
+      ],
+    }),
+    outputs: () => Promise.resolve(RERANK_TABLES.map(table)),
+    run: async (p, quiet) => {
+      await runRerankStage({
+        rerankers: await rerankersOf(p),
+        seed: p.seed,
+        ks: p.ks,
+        runtime: p.runtime,
+        timeoutMs: p.timeout_ms,
+        quiet,
+      });
+    },
+  },
+  {
+    name: "stats",
+    after: ["rerank"],
     inputs: (p) =>
       Promise.resolve({
         settings: { ks: p.ks, bootstrap: p.bootstrap, seed: p.seed },
-        files: [table("per_query")],
+        files: [table("per_query"), table("rerank_per_query")],
         entry: "src/stats/stage.ts",
         assets: [DOT_WORKER],
       }),

@@ -97,15 +97,18 @@ export async function runRerankStage(options: RerankStageOptions): Promise<Reran
   }
   const baseConfigs = new Set([...baseRows.keys()].map((k) => k.split("\u0000")[0]));
 
-  let runner: SuiteRunner | undefined;
+  // One runner (one pool) for every suite: opened once, on the first suite
+  // (the promise, not its result, is shared, so concurrent first calls
+  // cannot each open a pool).
+  let runner: Promise<SuiteRunner> | undefined;
   const oracle: RunSuite = async (job) => {
-    runner ??= await SuiteRunner.open({
+    runner ??= SuiteRunner.open({
       runtime: options.runtime ?? "pyodide",
       timeoutMs: options.timeoutMs,
       quiet: options.quiet,
       label: "rerank",
     });
-    const r = await runner.run({
+    const r = await (await runner).run({
       setup: job.setup,
       code: job.code,
       tests: job.tests,
@@ -175,7 +178,7 @@ export async function runRerankStage(options: RerankStageOptions): Promise<Reran
       });
     }
   } finally {
-    await runner?.close();
+    if (runner) await (await runner).close();
   }
   if (guard.log.hidden !== 0) throw new Error(`rerank: ${guard.log.hidden} hidden tests asked for`);
 

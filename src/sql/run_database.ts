@@ -39,10 +39,17 @@ function listFiles(dir: string, ext: string): string[] {
   }
 }
 
+/** Tables whose view also holds the rows of the rerank stage's table of the same columns. */
+export const RERANKED_ROWS: Record<string, string> = {
+  rankings: "rerank_rankings",
+  per_query: "rerank_per_query",
+};
+
 /**
  * Open the run's tables as views named after their files: the Parquet copies
  * in `parquet` (default out/parquet/), plus any Arrow table in `tables`
- * (default out/tables/) without one.
+ * (default out/tables/) without one. The `rankings` and `per_query` views
+ * include the reranked configs' rows ({@link RERANKED_ROWS}).
  */
 export async function openRunDatabase(
   parquet: string = parquetDir(),
@@ -64,9 +71,16 @@ export async function openRunDatabase(
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
   const names = [...sources.keys()].sort();
+  const read = (name: string) =>
+    `SELECT * FROM read_parquet('${resolve(sources.get(name)!).replaceAll("'", "''")}')`;
   for (const name of names) {
-    const path = resolve(sources.get(name)!).replaceAll("'", "''");
-    await connection.run(`CREATE VIEW "${name}" AS SELECT * FROM read_parquet('${path}')`);
+    // rankings and per_query hold the reranked configs too (their rows are
+    // also in the rerank_* views), so every query over configs sees them.
+    const extra = RERANKED_ROWS[name];
+    const sql = extra && sources.has(extra)
+      ? `${read(name)} UNION ALL BY NAME ${read(extra)}`
+      : read(name);
+    await connection.run(`CREATE VIEW "${name}" AS ${sql}`);
   }
   return {
     connection,

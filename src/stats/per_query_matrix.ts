@@ -31,33 +31,55 @@ export interface PerQueryMatrix {
 
 /**
  * Read `per_query.arrow` column-wise into {@link PerQueryMatrix} (queries
- * sorted by id). Every config
+ * sorted by id), with the rows of each `extra` table in the same columns
+ * (e.g. `rerank_per_query.arrow`, the reranked configs) when that file
+ * exists. Every config
  * must cover the same queries (one-line error naming the file, config and
  * query otherwise); a (metric, k) a config lacks for a query is NaN.
  */
 export async function readPerQueryMatrix(
   path: string,
   ks?: readonly number[],
+  extra: readonly string[] = [],
 ): Promise<PerQueryMatrix> {
+  const cols = await readPerQueryColumns(path);
+  const where = [path];
+  for (const x of extra) {
+    let more: PerQueryColumns;
+    try {
+      more = await readPerQueryColumns(x);
+    } catch (e) {
+      if ((e as Error).message.endsWith("table not found (run the stage that writes it first)")) {
+        continue;
+      }
+      throw e;
+    }
+    for (const key of Object.keys(cols) as (keyof PerQueryColumns)[]) {
+      const to = cols[key] as unknown[], from = more[key] as unknown[];
+      for (let i = 0; i < from.length; i++) to.push(from[i]); // no spread: ~10^5 rows
+    }
+    where.push(x);
+  }
+  return perQueryMatrix(cols, where.join(" + "), ks);
+}
+
+/** The per_query columns of one table file. */
+async function readPerQueryColumns(path: string): Promise<PerQueryColumns> {
   const table = await readTable(path);
   const col = <T>(name: string): T[] => {
     const c = table.getChild(name);
     if (!c) throw new Error(`${path}: no column "${name}"`);
     return Array.from(c as Iterable<T>);
   };
-  return perQueryMatrix(
-    {
-      config: col<string>("config"),
-      query_id: col<string>("query_id"),
-      source: col<string>("source"),
-      domain: col<string>("domain"),
-      metric: col<string>("metric"),
-      k: col<number>("k"),
-      value: col<number>("value"),
-    },
-    path,
-    ks,
-  );
+  return {
+    config: col<string>("config"),
+    query_id: col<string>("query_id"),
+    source: col<string>("source"),
+    domain: col<string>("domain"),
+    metric: col<string>("metric"),
+    k: col<number>("k"),
+    value: col<number>("value"),
+  };
 }
 
 /** Reshape per_query columns; see {@link readPerQueryMatrix}. */

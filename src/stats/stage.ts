@@ -161,7 +161,8 @@ export function computeStats(
 }
 
 /**
- * The stats stage: read `per_query.arrow`, write `metrics.arrow`,
+ * The stats stage: read `per_query.arrow` (plus `rerank_per_query.arrow`
+ * when the rerank stage wrote it), write `metrics.arrow`,
  * `pairwise.arrow` and `breakdowns.arrow` (spec in breakdowns_spec.ts).
  * Deterministic: the same per_query, B and seed give byte-identical tables.
  *
@@ -174,7 +175,10 @@ export async function runStatsStage(options: StatsStageOptions = {}): Promise<St
   const t0 = performance.now();
   const B = options.bootstrap ?? BOOTSTRAP_RESAMPLES;
   const seed = options.seed ?? BOOTSTRAP_SEED;
-  const pq = await readPerQueryMatrix(tablePath("per_query"), options.ks);
+  // The rerank stage's configs (when it ran) are configs like any other.
+  const pq = await readPerQueryMatrix(tablePath("per_query"), options.ks, [
+    tablePath("rerank_per_query"),
+  ]);
   if (pq.configs.length === 0) throw new Error(`${tablePath("per_query")}: no rows`);
   const tables = computeStats(pq, { bootstrap: B, seed, quiet: options.quiet });
   const metadata = {

@@ -164,5 +164,5 @@ function printSummary(
 }
 
 function fmt(v: number | null): string {
-  return v === null ? "-" : v.toFixed(3);
+  return v === null || Number.isNaN(v) ? "-" : v.toFixed(3); // NaN: a reranked config lacks the metric
 }

@@ -3,11 +3,11 @@ import { join } from "node:path";
 import * as arrow from "apache-arrow";
 import { makeFixtureRunInProcess } from "../test/fixtures/run/fixture_process.ts";
 import { tableBytes } from "./table_stream.ts";
-import { VALIDATION_FALLBACK } from "./optional_tables.ts";
+import { VALIDATION } from "../src/tables/schema.ts";
 
 Deno.test("a missing optional table is an empty table of its spec; a required one fails", async () => {
   const missing = (name: string) => Promise.reject(new Error(`${name}: table not found`));
-  const table = arrow.tableFromIPC(await tableBytes("validation", VALIDATION_FALLBACK, missing));
+  const table = arrow.tableFromIPC(await tableBytes("validation", VALIDATION, missing));
   assertEquals(table.numRows, 0);
   assertEquals(table.schema.fields.map((f) => f.name), ["gate", "source", "count"]);
   let failed = false;

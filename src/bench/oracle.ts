@@ -6,13 +6,12 @@ import type { Job, TestOutcome } from "../oracle/outcome.ts";
 import { createPool, type OraclePool, type Runtime } from "../oracle/pool.ts";
 import { ExecutionCache, suiteCodeSha, suiteKey, testsSha } from "../oracle/cache.ts";
 import { runtimeId } from "../oracle/run_suites.ts";
+import type { TaskRow as TaskRecord } from "../sources/task.ts";
 
-interface TaskRow {
-  task_id: string;
-  canonical: string;
+type TaskRow = Pick<TaskRecord, "task_id" | "canonical"> & {
   setup: string | null;
   tests: string[] | null;
-}
+};
 
 /**
  * The bench corpus: canonicals and mutants from the pipeline's tables, or,

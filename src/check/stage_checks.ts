@@ -7,13 +7,9 @@ import { verifyMutant } from "../mutate/verify_mutant.ts";
 import { summarizeEmbeddingFile } from "../embed/embedding_file.ts";
 import { checkMetricsAgainstRankings } from "../stats/recompute.ts";
 import { type Check, verdict } from "./check.ts";
+import type { TaskRow as TaskRecord } from "../sources/task.ts";
 
-interface TaskRow {
-  task_id: string;
-  canonical: string;
-  setup: string;
-  tests: string[];
-}
+type TaskRow = Pick<TaskRecord, "task_id" | "canonical" | "setup" | "tests">;
 interface CorpusRow {
   corpus_id: string;
   task_id: string;

@@ -1,32 +1,22 @@
-import { readRows, type TableSpec, writeTable } from "../io/arrow_table.ts";
+import { readRows, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, summarizeRejects, writeRejects } from "../io/rejects.ts";
 import { sha256Hex } from "../io/hash.ts";
-import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES } from "../tables/schema.ts";
+import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES, VALIDATION } from "../tables/schema.ts";
 import { allPass, complete, type TestOutcome, timeoutOnly } from "./outcome.ts";
 import type { Runtime } from "./pool.ts";
+import type { TaskRow as TaskRecord } from "../sources/task.ts";
 import { type RunSuitesReport, type SuiteResult, SuiteRunner } from "./run_suites.ts";
 
-/** The oracle's gate counts, long form: one row per (gate, source). */
-export const VALIDATION: TableSpec = {
-  gate: "utf8", // e.g. canonical_pass, equivalent, tasks_with_distractors:4, bug_type:off_by_one
-  source: "utf8", // a task source, or "all"
-  count: "int32",
-};
+export { VALIDATION };
 
 /** Distractors kept per task, at most. */
 export const MAX_DISTRACTORS = 4;
 
-interface TaskRow {
-  task_id: string;
-  source: string;
-  domain: string;
-  query: string;
-  entry_point: string;
-  canonical: string;
-  setup: string | null;
-  tests: string[] | null;
-}
+/** The columns of a task the oracle reads (setup and tests may be null in a hand-made table). */
+type TaskRow =
+  & Pick<TaskRecord, "task_id" | "source" | "domain" | "query" | "entry_point" | "canonical">
+  & { setup: string | null; tests: string[] | null };
 
 interface MutantRow {
   snippet_id: string;

@@ -68,6 +68,13 @@ export const EXECUTION_TIMES: TableSpec = {
   ms: "float64",
 };
 
+/** The oracle's gate counts, long form: one row per (gate, source). */
+export const VALIDATION: TableSpec = {
+  gate: "utf8", // e.g. canonical_pass, equivalent, tasks_with_distractors:4, bug_type:off_by_one
+  source: "utf8", // a task source, or "all"
+  count: "int32",
+};
+
 /** One benchmark query (one per kept task). */
 export const QUERIES: TableSpec = {
   query_id: "utf8", // equals the task_id

@@ -29,6 +29,7 @@ export default {
     { name: "Leaderboard", path: "/leaderboard" },
     { name: "Functional gap", path: "/gap" },
     { name: "Significance", path: "/significance" },
+    { name: "Closing the gap", path: "/closing_the_gap" },
     { name: "Explorer", path: "/explorer" },
     { name: "SQL", path: "/sql" },
     { name: "Methods", path: "/methods" },

@@ -1,2 +1,3 @@
-import { streamTable } from "../../loaders/table_stream.ts";
-await streamTable("per_query");
+// per_query with the reranked configs' rows (rerank_per_query) appended.
+import { streamUnion } from "../../loaders/reranked_union.ts";
+await streamUnion("per_query", "rerank_per_query");

@@ -1,2 +1,3 @@
-import { streamTable } from "../../loaders/table_stream.ts";
-await streamTable("rankings");
+// rankings with the reranked configs' rows (rerank_rankings) appended.
+import { streamUnion } from "../../loaders/reranked_union.ts";
+await streamUnion("rankings", "rerank_rankings");

@@ -75,12 +75,16 @@ export async function runRerankStage(options: RerankStageOptions): Promise<Reran
   const specs = [...new Set(options.rerankers)].sort().map((c) => parseRerankConfig(c, entries));
   const queries = (await readRows<QueryRow>(tablePath("queries")))
     .sort((a, b) => byString(a.query_id, b.query_id));
-  const tasks = await readRows<{ task_id: string; setup: string | null }>(tablePath("tasks"));
+  const tasks = await readRows<{ task_id: string; setup: string | null; canonical: string }>(
+    tablePath("tasks"),
+  );
   const setupOf = new Map(tasks.map((t) => [t.task_id, t.setup ?? ""]));
+  // A HumanEval canonical starts with the prompt (signature + docstring with examples).
+  const promptOf = new Map(tasks.map((t) => [t.task_id, t.canonical]));
   const corpus = await readRows<DocInfo & { corpus_id: string; code: string }>(tablePath("corpus"));
   const docs = new Map(corpus.map((d) => [d.corpus_id, d]));
   const split = testSplit(
-    queries.map((q) => ({ ...q, tests: q.tests ?? [] })),
+    queries.map((q) => ({ ...q, tests: q.tests ?? [], prompt: promptOf.get(q.task_id) })),
     options.seed,
     options.share ?? VISIBLE_SHARE,
   );

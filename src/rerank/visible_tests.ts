@@ -25,7 +25,8 @@ export const VISIBLE_SHARE = 1;
  * expression does not call the entry point, that has no expected output or
  * whose expected output is not a literal value (a traceback, a printed
  * line) is left out. `...` lines continue the expression; the expected
- * output runs to the next blank line or prompt.
+ * output runs to the next blank line, prompt or closing triple quote, so
+ * `text` may be a whole function whose docstring holds the examples.
  *
  * @example
  * ```ts
@@ -44,6 +45,13 @@ export function docstringExamples(query: string, entryPoint: string): string[] {
     }
     const expected: string[] = [];
     while (i + 1 < lines.length && lines[i + 1] !== "" && !lines[i + 1].startsWith(">>>")) {
+      // In code, the docstring's closing quotes end the output (and the docstring).
+      const close = lines[i + 1].search(/"""|'''/);
+      if (close >= 0) {
+        if (close > 0) expected.push(lines[i + 1].slice(0, close));
+        i++;
+        break;
+      }
       expected.push(lines[++i]);
     }
     const want = expected.join(" ").trim();
@@ -108,11 +116,17 @@ export interface SplitTask {
   query: string;
   entry_point: string;
   tests: readonly string[];
+  /**
+   * The text whose docstring examples are the visible tests (HumanEval: the
+   * canonical, whose signature and docstring are the prompt an agent gets;
+   * the task's query has its examples stripped). Default the query.
+   */
+  prompt?: string;
 }
 
 /**
- * The `test_split` rows of a set of tasks. HumanEval tasks whose query (the
- * prompt's docstring) has usable examples get them as visible tests and all
+ * The `test_split` rows of a set of tasks. HumanEval tasks whose prompt
+ * docstring has usable examples get them as visible tests and all
  * of their suite held back (`how = docstring`); every other task gets a
  * seeded split of its suite (`how = split`). Rows sorted by task, origin, index.
  */
@@ -126,7 +140,9 @@ export function testSplit(
     a.task_id < b.task_id ? -1 : a.task_id > b.task_id ? 1 : 0
   );
   for (const t of sorted) {
-    const examples = t.source === "humaneval" ? docstringExamples(t.query, t.entry_point) : [];
+    const examples = t.source === "humaneval"
+      ? docstringExamples(t.prompt ?? t.query, t.entry_point)
+      : [];
     if (examples.length > 0) {
       examples.forEach((test, i) =>
         rows.push({

@@ -41,6 +41,25 @@ Deno.test("docstringExamples: strings, lists, continuations; non-values and othe
   assertEquals(docstringExamples("no examples here", "f"), []);
 });
 
+Deno.test("docstringExamples: from a whole function, the closing quotes end the examples", () => {
+  const code = [
+    "def incr_list(l: list):",
+    '    """Return list with elements incremented by 1.',
+    "    >>> incr_list([1, 2, 3])",
+    "    [2, 3, 4]",
+    "    >>> incr_list([5])",
+    '    [6]"""',
+    "    return [(e + 1) for e in l]",
+    "",
+  ].join("\n");
+  assertEquals(docstringExamples(code, "incr_list"), [
+    "assert (incr_list([1, 2, 3])) == ([2, 3, 4])",
+    "assert (incr_list([5])) == ([6])",
+  ]);
+  const closing = 'def f(x):\n    """\n    >>> f(1)\n    2\n    """\n    return x + 1\n';
+  assertEquals(docstringExamples(closing, "f"), ["assert (f(1)) == (2)"]);
+});
+
 Deno.test("seededSplit: one visible, at least one held back, same on every call", () => {
   for (const n of [2, 3, 7, 20]) {
     const v = seededSplit("builtin/t", n, 20260510);
@@ -73,7 +92,8 @@ Deno.test("testSplit: HumanEval docstrings give visible examples, the rest a see
     {
       task_id: "humaneval/1",
       source: "humaneval",
-      query: "Add one.\n>>> f(1)\n2",
+      query: "Add one.",
+      prompt: 'def f(x):\n    """Add one.\n    >>> f(1)\n    2\n    """\n    return x + 1\n',
       entry_point: "f",
       tests: ["def check(candidate): ...\n\ncheck(f)\n"],
     },

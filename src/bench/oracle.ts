@@ -6,7 +6,7 @@ import type { Job, TestOutcome } from "../oracle/outcome.ts";
 import { createPool, type OraclePool, type Runtime } from "../oracle/pool.ts";
 import { ExecutionCache, suiteCodeSha, suiteKey, testsSha } from "../oracle/cache.ts";
 import { runtimeId } from "../oracle/run_suites.ts";
-import type { TaskRow as TaskRecord } from "../sources/task.ts";
+import type { TaskRow as TaskRecord } from "../tables/schema.ts";
 
 type TaskRow = Pick<TaskRecord, "task_id" | "canonical"> & {
   setup: string | null;

@@ -7,7 +7,7 @@ import { verifyMutant } from "../mutate/verify_mutant.ts";
 import { summarizeEmbeddingFile } from "../embed/embedding_file.ts";
 import { checkMetricsAgainstRankings } from "../stats/recompute.ts";
 import { type Check, verdict } from "./check.ts";
-import type { TaskRow as TaskRecord } from "../sources/task.ts";
+import type { TaskRow as TaskRecord } from "../tables/schema.ts";
 
 type TaskRow = Pick<TaskRecord, "task_id" | "canonical" | "setup" | "tests">;
 interface CorpusRow {

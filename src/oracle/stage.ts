@@ -5,7 +5,7 @@ import { sha256Hex } from "../io/hash.ts";
 import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES, VALIDATION } from "../tables/schema.ts";
 import { allPass, complete, type TestOutcome, timeoutOnly } from "./outcome.ts";
 import type { Runtime } from "./pool.ts";
-import type { TaskRow as TaskRecord } from "../sources/task.ts";
+import type { TaskRow as TaskRecord } from "../tables/schema.ts";
 import { type RunSuitesReport, type SuiteResult, SuiteRunner } from "./run_suites.ts";
 
 export { VALIDATION };

@@ -1,21 +1,8 @@
 import type { Reject } from "../io/rejects.ts";
 import type { PythonSyntax } from "./python_syntax.ts";
+import type { TaskRow } from "../tables/schema.ts";
 
-/** One row of the `tasks` table (see `TASKS` in src/tables/schema.ts). */
-export interface TaskRow {
-  task_id: string;
-  source: string;
-  source_id: string;
-  domain: string;
-  domain_inferred: boolean;
-  query: string;
-  entry_point: string;
-  canonical: string;
-  setup: string;
-  tests: string[];
-  extra_tests: string[];
-  locator: string;
-}
+export type { TaskRow };
 
 /** A task as a source reader produces it, before the domain is settled. */
 export type TaskDraft = Omit<TaskRow, "domain" | "domain_inferred"> & {

@@ -22,6 +22,25 @@ export const TASKS: TableSpec = {
   locator: "utf8", // file:line where the task came from
 };
 
+/**
+ * One row of {@link TASKS}, as the tasks stage writes it (no column is null).
+ * Stages that read only some columns pick them from this type.
+ */
+export interface TaskRow {
+  task_id: string;
+  source: string;
+  source_id: string;
+  domain: string;
+  domain_inferred: boolean;
+  query: string;
+  entry_point: string;
+  canonical: string;
+  setup: string;
+  tests: string[];
+  extra_tests: string[];
+  locator: string;
+}
+
 /** A rejected input row or candidate, at any stage. Nothing is silently dropped. */
 export const REJECTS: TableSpec = {
   stage: "utf8", // tasks | mutate | oracle | embed | ...

@@ -1,8 +1,6 @@
 import { readRows, type TableSpec, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, writeRejects } from "../io/rejects.ts";
-import { sha256Hex } from "../io/hash.ts";
-import { diffOneEdit } from "../mutate/diff_one_edit.ts";
 import { VALIDATION } from "../oracle/stage.ts";
 import { allPass, timeoutOnly } from "../oracle/outcome.ts";
 import type { Runtime } from "../oracle/pool.ts";
@@ -11,6 +9,7 @@ import type { TaskRow } from "../sources/task.ts";
 import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES } from "../tables/schema.ts";
 import { cacheEntryFor, detectTestsRule, kitOutcome } from "./cache_keys.ts";
 import { readBundle } from "./read_bundle.ts";
+import { releasedCorpusRow, releasedQueryRows } from "./release_tables.ts";
 
 /**
  * `oracle_agreement`: one row per released snippet re-executed against its
@@ -175,44 +174,13 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
     });
   }
 
-  const queries = bundle.queries.flatMap((q) => {
-    const task = taskOf.get(q.query_id);
-    if (!task) return [];
-    return [{
-      query_id: task.task_id,
-      task_id: task.task_id,
-      source: "release",
-      domain: task.domain,
-      query: task.query,
-      entry_point: task.entry_point,
-      tests: task.tests,
-      correct_ids: q.correct_corpus_ids,
-      distractor_ids: q.paired_distractor_corpus_ids,
-    }];
-  });
+  const queries = releasedQueryRows(bundle, taskOf);
   // The whole released pool, including snippets of queries the tasks stage
   // refused: they are still what every released ranking ranked against.
   const corpus = [...bundle.corpus.values()].map((s) => {
-    const task = ownerOf.get(s.corpus_id);
-    const edit = task && s.label === "incorrect"
-      ? diffOneEdit(task.canonical, s.code, s.bug_type ?? undefined)
-      : null;
     const ours = kitOutcomes.get(s.corpus_id);
-    return {
-      corpus_id: s.corpus_id,
-      task_id: task?.task_id ?? null,
-      source: "release",
-      domain: task?.domain ?? null,
-      label: s.label,
-      bug_type: s.bug_type,
-      operator: null,
-      line: edit?.line ?? null,
-      before: edit?.before ?? null,
-      after: edit?.after ?? null,
-      timeout_only: s.label === "correct" ? false : ours ? timeoutOnly(ours) : null,
-      code: s.code,
-      code_sha256: sha256Hex(s.code),
-    };
+    const flagged = s.label === "correct" ? false : ours ? timeoutOnly(ours) : null;
+    return releasedCorpusRow(s, ownerOf.get(s.corpus_id), flagged);
   });
   count("queries_released", bundle.queries.length);
   count("queries_kept", queries.length);
@@ -233,8 +201,8 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
   times.sort(bySuiteAndTest);
   agreement.sort(byQueryCorpus);
   disagreements.sort(byQueryCorpus);
-  queries.sort((a, b) => byString(a.query_id, b.query_id));
-  corpus.sort((a, b) => byString(a.corpus_id, b.corpus_id));
+  queries.sort((a, b) => byString(a.query_id as string, b.query_id as string));
+  corpus.sort((a, b) => byString(a.corpus_id as string, b.corpus_id as string));
   const validation = [...counts.entries()]
     .map(([gate, n]) => ({ gate, source: "release", count: n }))
     .sort((a, b) => byString(a.gate, b.gate));

@@ -3,7 +3,7 @@ import type { Reject } from "../io/rejects.ts";
 import { buildTasks } from "../sources/stage.ts";
 import type { TaskRow } from "../sources/task.ts";
 import { cacheEntryFor, codeSha256, kitOutcome, type TestsHashRule } from "./cache_keys.ts";
-import type { Bundle } from "./read_bundle.ts";
+import type { Bundle, ReleasedSnippet } from "./read_bundle.ts";
 
 /** The runtime label of executions taken from the released cache. */
 export const RELEASE_RUNTIME = "release-cache";
@@ -48,30 +48,13 @@ export async function releaseTables(bundle: Bundle, rule: TestsHashRule): Promis
 
   const corpus = [...bundle.corpus.values()].map((s) => {
     const owner = ownerOf.get(s.corpus_id);
-    const task = owner?.task;
     const q = owner && queryOf.get(owner.queryId);
-    const edit = task && s.label === "incorrect"
-      ? diffOneEdit(task.canonical, s.code, s.bug_type ?? undefined)
-      : null;
     const outcomes = q &&
       cacheEntryFor(bundle, rule, s.code, q.test_suite)?.outcomes.map(kitOutcome);
-    return {
-      corpus_id: s.corpus_id,
-      task_id: task?.task_id ?? null,
-      source: "release",
-      domain: task?.domain ?? null,
-      label: s.label,
-      bug_type: s.bug_type,
-      operator: null,
-      line: edit?.line ?? null,
-      before: edit?.before ?? null,
-      after: edit?.after ?? null,
-      timeout_only: s.label === "incorrect" && outcomes
-        ? outcomes.includes("TIMEOUT") && outcomes.every((o) => o === "pass" || o === "TIMEOUT")
-        : null,
-      code: s.code,
-      code_sha256: codeSha256(s.code),
-    };
+    const timeoutOnly = s.label === "incorrect" && outcomes
+      ? outcomes.includes("TIMEOUT") && outcomes.every((o) => o === "pass" || o === "TIMEOUT")
+      : null;
+    return releasedCorpusRow(s, owner?.task, timeoutOnly);
   });
 
   const executions = [...bundle.cache.values()].flatMap((e) =>
@@ -105,7 +88,21 @@ export async function releaseTables(bundle: Bundle, rule: TestsHashRule): Promis
     })
   );
 
-  const queries = bundle.queries.flatMap((q) => {
+  const queries = releasedQueryRows(bundle, taskOf);
+
+  return { tasks: built.rows, queries, corpus, executions, rankings, rejects: built.rejects };
+}
+
+/**
+ * The `queries` rows of a release: one per released query the tasks stage
+ * kept (`taskOf` maps a released query id to its task), with the released
+ * correct and distractor ids.
+ */
+export function releasedQueryRows(
+  bundle: Bundle,
+  taskOf: ReadonlyMap<string, TaskRow>,
+): Record<string, unknown>[] {
+  return bundle.queries.flatMap((q) => {
     const task = taskOf.get(q.query_id);
     if (!task) return [];
     return [{
@@ -120,6 +117,34 @@ export async function releaseTables(bundle: Bundle, rule: TestsHashRule): Promis
       distractor_ids: q.paired_distractor_corpus_ids,
     }];
   });
+}
 
-  return { tasks: built.rows, queries, corpus, executions, rankings, rejects: built.rejects };
+/**
+ * The `corpus` row of a released snippet under its released id and label,
+ * with the edit recovered by diffing a distractor against its task's
+ * canonical (`task` undefined: a snippet of no kept query).
+ */
+export function releasedCorpusRow(
+  s: ReleasedSnippet,
+  task: TaskRow | undefined,
+  timeoutOnly: boolean | null,
+): Record<string, unknown> {
+  const edit = task && s.label === "incorrect"
+    ? diffOneEdit(task.canonical, s.code, s.bug_type ?? undefined)
+    : null;
+  return {
+    corpus_id: s.corpus_id,
+    task_id: task?.task_id ?? null,
+    source: "release",
+    domain: task?.domain ?? null,
+    label: s.label,
+    bug_type: s.bug_type,
+    operator: null,
+    line: edit?.line ?? null,
+    before: edit?.before ?? null,
+    after: edit?.after ?? null,
+    timeout_only: timeoutOnly,
+    code: s.code,
+    code_sha256: codeSha256(s.code),
+  };
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Role, Similarity } from "./provider.ts";
 import type { RequestLimits } from "./request_budget.ts";
+import { readNamedTable } from "../io/named_table.ts";
 
 /** Providers the kit knows how to call; each has one module under `providers/`. */
 export const PROVIDERS = [
@@ -245,29 +246,7 @@ export function loadInvocations(path: string = DEFAULT_INVOCATIONS_PATH): Promis
 }
 
 async function readInvocations(path: string): Promise<Invocation[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    throw new Error(`${path}: cannot read the invocation table (${(e as Error).message})`);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${path}: not valid JSON (${(e as Error).message})`);
-  }
-  const entries = (raw as { invocations?: unknown })?.invocations;
-  if (!Array.isArray(entries)) throw new Error(`${path}: expected {"invocations": [...]}`);
-  const seen = new Set<string>();
-  return entries.map((entry, i) => {
-    const label = (entry as { name?: unknown })?.name;
-    const where = `${path}: entry ${i}${typeof label === "string" ? ` (${label})` : ""}`;
-    const inv = validateInvocation(entry, where);
-    if (seen.has(inv.name)) throw new Error(`${where}: duplicate name "${inv.name}"`);
-    seen.add(inv.name);
-    return inv;
-  });
+  return await readNamedTable(path, "invocations", "invocation table", validateInvocation);
 }
 
 /** The table entry named `name`, or a one-line error listing the known names. */

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { readNamedTable } from "../../io/named_table.ts";
 
 /** Hosted rerank APIs the kit knows how to call (one wire format each, see wire_formats.ts). */
 export const RERANK_PROVIDERS = ["cohere", "voyage", "jina"] as const;
@@ -140,29 +141,7 @@ function isPlainObject(v: unknown): boolean {
  * ```
  */
 export async function loadRerankers(path = DEFAULT_RERANKERS_PATH): Promise<HostedRerankerEntry[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    throw new Error(`${path}: cannot read the reranker table (${(e as Error).message})`);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${path}: not valid JSON (${(e as Error).message})`);
-  }
-  const entries = (raw as { rerankers?: unknown })?.rerankers;
-  if (!Array.isArray(entries)) throw new Error(`${path}: expected {"rerankers": [...]}`);
-  const seen = new Set<string>();
-  return entries.map((entry, i) => {
-    const label = (entry as { name?: unknown })?.name;
-    const where = `${path}: entry ${i}${typeof label === "string" ? ` (${label})` : ""}`;
-    const r = validateReranker(entry, where);
-    if (seen.has(r.name)) throw new Error(`${where}: duplicate name "${r.name}"`);
-    seen.add(r.name);
-    return r;
-  });
+  return await readNamedTable(path, "rerankers", "reranker table", validateReranker);
 }
 
 /** The table entry named `name`, or a one-line error listing the known names. */

@@ -207,10 +207,14 @@ async function withRetries<T>(
       if (!(e instanceof TransientError)) throw e;
       if (tries >= retries) {
         const attempts = tries + 1;
+        // No network at all: say how to work offline, as the task sources do.
+        const offline = e.message.startsWith("network error")
+          ? "; set EXECRET_RELEASE_MIRROR to a folder holding the release to work offline"
+          : "";
         throw new UserError(
           `${label}: ${e.message} (${attempts} attempt${
             attempts === 1 ? "" : "s"
-          })${await suffix()}`,
+          })${await suffix()}${offline}`,
         );
       }
       await new Promise((r) => setTimeout(r, e.retryAfterMs ?? delay));

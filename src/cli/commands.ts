@@ -12,6 +12,7 @@ import { benchCommand } from "./commands/bench.ts";
 import { reproduceCommand } from "./commands/reproduce.ts";
 import { importReleaseCommand } from "./commands/import_release.ts";
 import { fetchReleaseCommand } from "./commands/fetch_release.ts";
+import { mergeCacheCommand } from "./commands/merge_cache.ts";
 
 /** Every subcommand, in pipeline order. */
 export const commands: Command[] = [
@@ -28,4 +29,5 @@ export const commands: Command[] = [
   reproduceCommand,
   fetchReleaseCommand,
   importReleaseCommand,
+  mergeCacheCommand,
 ];

@@ -7,6 +7,7 @@ import { allPass, complete, type TestOutcome, timeoutOnly } from "./outcome.ts";
 import type { Runtime } from "./pool.ts";
 import type { TaskRow as TaskRecord } from "../tables/schema.ts";
 import { type RunSuitesReport, type SuiteResult, SuiteRunner } from "./run_suites.ts";
+import { inShard, type Shard } from "../pipeline/shard.ts";
 
 export { VALIDATION };
 
@@ -38,6 +39,12 @@ export interface OracleStageOptions {
   timeoutMs?: number;
   maxDistractors?: number;
   quiet?: boolean;
+  /**
+   * Run only the tasks whose id hashes to this shard, filling the execution
+   * cache and writing no table: a later unsharded run over the merged caches
+   * executes nothing and writes the tables.
+   */
+  shard?: Shard;
 }
 
 /** One validation count. */
@@ -56,6 +63,8 @@ export interface OracleStageResult {
   rejectSummary: string;
   run: RunSuitesReport;
   tables: Record<string, string>;
+  /** The shard run (tasks it took), when sharded: then no table is written. */
+  shard?: Shard & { tasks: number };
 }
 
 function firstBad(outcomes: readonly TestOutcome[]): string {
@@ -167,8 +176,13 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
   const canonical = new Map<string, [SuiteResult, SuiteResult]>();
   const candidate = new Map<string, SuiteResult>();
   let poolStats: RunSuitesReport["pool"];
+  // A shard runs the same per-task logic on its own tasks: a task's candidate
+  // rounds depend only on that task's results, so the union of the shards'
+  // caches holds exactly the suites of an unsharded run.
+  const shard = options.shard;
+  const mine = shard ? tasks.filter((t) => inShard(t.task_id, shard)) : tasks;
   try {
-    await Promise.all(tasks.map(async (t) => {
+    await Promise.all(mine.map(async (t) => {
       const setup = t.setup ?? "";
       const tests = t.tests ?? [];
       const job = { setup, code: t.canonical, tests };
@@ -204,6 +218,18 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
     await runner.close();
   }
   const report: RunSuitesReport = { ...runner.report(), pool: poolStats };
+  if (shard) {
+    return {
+      runtime: report.runtime,
+      timeoutMs,
+      validation: [],
+      rejects: 0,
+      rejectSummary: "no tables written (shard run)",
+      run: report,
+      tables: {},
+      shard: { ...shard, tasks: mine.length },
+    };
+  }
   const outcomesOf = new Map([...candidate].map(([id, r]) => [id, r.outcomes]));
   // Executions in a fixed order (canonicals, then candidates by task and
   // seeded order), whatever order they finished in: the first of two equal

@@ -1,6 +1,7 @@
 import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
 import { type GateCount, MAX_DISTRACTORS, runOracleStage } from "../../oracle/stage.ts";
 import type { Runtime } from "../../oracle/pool.ts";
+import { parseShard, type Shard } from "../../pipeline/shard.ts";
 
 const GATES = [
   "tasks_in",
@@ -50,7 +51,7 @@ export const oracleCommand: Command = {
   name: "oracle",
   summary: "Execute every snippet's tests; build queries, corpus, validation",
   help:
-    `usage: execret oracle [--runtime pyodide|native] [--workers N] [--timeout-ms N] [--quiet] [--json]
+    `usage: execret oracle [--runtime pyodide|native] [--workers N] [--timeout-ms N] [--shard i/n] [--quiet] [--json]
 
 Run every canonical (twice: a canonical whose outcomes differ is flaky) and
 every candidate of out/tables/mutants.arrow against its task's tests in a
@@ -70,6 +71,10 @@ options:
                    (most likely a loop) lets a spare worker take its queue,
                    up to N spares, since a timeout is wall-clock time
   --timeout-ms N   per-test timeout (default 1000)
+  --shard i/n      run only the tasks whose id hashes (sha256, first 4 bytes,
+                   mod n) to shard i, filling the execution cache and writing
+                   no table; merge the shards' caches with execret merge-cache,
+                   then an unsharded run executes nothing and writes the tables
   --quiet          no progress line
   --json           print the result as JSON`,
   async run(args) {
@@ -78,6 +83,7 @@ options:
       workers: { type: "string" },
       "timeout-ms": { type: "string" },
       quiet: { type: "boolean" },
+      shard: { type: "string" },
     });
     const runtime = (values.runtime ?? "pyodide") as Runtime;
     if (runtime !== "pyodide" && runtime !== "native") {
@@ -85,6 +91,12 @@ options:
     }
     const workers = positiveInt("workers", values.workers, navigator.hardwareConcurrency ?? 1);
     const timeoutMs = positiveInt("timeout-ms", values["timeout-ms"], 1000);
+    let shard: Shard | undefined;
+    try {
+      shard = values.shard === undefined ? undefined : parseShard(values.shard);
+    } catch (e) {
+      throw new UserError((e as Error).message, 2);
+    }
     let result;
     try {
       result = await runOracleStage({
@@ -92,6 +104,7 @@ options:
         workers,
         timeoutMs,
         quiet: values.quiet ?? values.json,
+        shard,
       });
     } catch (e) {
       if (
@@ -106,6 +119,14 @@ options:
       return 0;
     }
     const r = result.run;
+    if (result.shard) {
+      console.log(
+        `oracle shard ${result.shard.index}/${result.shard.count}: ${result.shard.tasks} tasks, ` +
+          `${r.executed} suites executed, ${r.cached} from cache, ${r.seconds.toFixed(1)} s ` +
+          `(${result.runtime}); no tables written`,
+      );
+      return 0;
+    }
     console.log(
       `oracle: ${r.executed} suites executed, ${r.cached} from cache, ${r.seconds.toFixed(1)} s ` +
         `(${result.runtime}, ${result.timeoutMs} ms per test); ${result.rejectSummary}`,

@@ -1,6 +1,6 @@
 import { type Invocation, roleParams, textToSend } from "./invocations.ts";
 import type { DenseProvider, EmbedReport, Role } from "./provider.ts";
-import type { ResolvedOptions } from "./registry.ts";
+import type { ResolvedOptions } from "./provider.ts";
 import {
   HttpError,
   newStats,

@@ -1,6 +1,5 @@
 import { fileURLToPath } from "node:url";
 import type { Role, Similarity } from "./provider.ts";
-import type { RequestLimits } from "./request_budget.ts";
 import { readNamedTable } from "../io/named_table.ts";
 
 /** Providers the kit knows how to call; each has one module under `providers/`. */
@@ -291,4 +290,16 @@ export function textToSend(inv: Invocation, text: string, role: Role): string {
 /** Native request parameters for a role: shared params overlaid with the role's own. */
 export function roleParams(inv: Invocation, role: Role): Record<string, unknown> {
   return { ...(inv.params ?? {}), ...(inv[role].params ?? {}) };
+}
+
+/**
+ * How much one request may carry, per the provider's documentation: texts
+ * per request, tokens summed over the request, tokens per input. Any field
+ * may be absent (no documented limit). Set per config in the invocation
+ * table as `limits`; {@link PROVIDER_LIMITS} fills what an entry leaves out.
+ */
+export interface RequestLimits {
+  texts?: number;
+  tokens_per_request?: number;
+  tokens_per_input?: number;
 }

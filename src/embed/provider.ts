@@ -64,3 +64,17 @@ export const EMBEDDING_FILE_COLUMNS = {
   role: "utf8",
   vector: "fixed float32 list",
 } as const;
+
+/**
+ * Options a provider is built with: the environment resolved and the key and
+ * base URL looked up (by the registry, which builds providers; kept here so
+ * providers need not import the registry that imports them).
+ */
+export interface ResolvedOptions {
+  env: Record<string, string | undefined>;
+  fetch: typeof fetch;
+  /** The API key (hosted), "" when none is needed. */
+  apiKey: string;
+  /** The base URL (hosted), without a trailing slash. */
+  baseUrl: string;
+}

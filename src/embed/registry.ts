@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { existsSync } from "node:fs";
 import { type Invocation, isSparseProvider, type ProviderName } from "./invocations.ts";
-import type { Provider } from "./provider.ts";
+import type { Provider, ResolvedOptions } from "./provider.ts";
 
 /** What a provider factory gets besides the invocation. */
 export interface ProviderOptions {
@@ -13,15 +13,7 @@ export interface ProviderOptions {
 
 type Factory = (inv: Invocation, options: ResolvedOptions) => Promise<Provider>;
 
-/** Options with the environment resolved and the key and base URL looked up. */
-export interface ResolvedOptions {
-  env: Record<string, string | undefined>;
-  fetch: typeof fetch;
-  /** The API key (hosted), "" when none is needed. */
-  apiKey: string;
-  /** The base URL (hosted), without a trailing slash. */
-  baseUrl: string;
-}
+export type { ResolvedOptions };
 
 // Heavy libraries (TF.js, onnxruntime, the openai SDK) load only when a config needs them.
 const FACTORIES: Record<ProviderName, Factory> = {

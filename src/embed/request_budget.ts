@@ -1,16 +1,6 @@
-import type { Invocation, ProviderName } from "./invocations.ts";
+import type { Invocation, ProviderName, RequestLimits } from "./invocations.ts";
 
-/**
- * How much one request may carry, per the provider's documentation: texts
- * per request, tokens summed over the request, tokens per input. Any field
- * may be absent (no documented limit). Set per config in the invocation
- * table as `limits`; {@link PROVIDER_LIMITS} fills what an entry leaves out.
- */
-export interface RequestLimits {
-  texts?: number;
-  tokens_per_request?: number;
-  tokens_per_input?: number;
-}
+export type { RequestLimits };
 
 /**
  * Documented defaults per hosted provider (the table's `limits` override them):

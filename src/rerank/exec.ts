@@ -1,17 +1,15 @@
 import { allPass, NOT_RUN, type TestOutcome } from "../oracle/outcome.ts";
-import type { RerankerOptions } from "./registry.ts";
-import { type RerankCost, type RerankedQuery, type Reranker, zeroCost } from "./reranker.ts";
+import type { RerankerOptions } from "./reranker.ts";
+import {
+  type ExecJob,
+  type RerankCost,
+  type RerankedQuery,
+  type Reranker,
+  type RunSuite,
+  zeroCost,
+} from "./reranker.ts";
 
-/** One suite the exec reranker asks for: a candidate against visible tests. */
-export interface ExecJob {
-  task_id: string;
-  setup: string;
-  code: string;
-  tests: string[];
-}
-
-/** Runs one suite; outcomes one per test, in order. */
-export type RunSuite = (job: ExecJob) => Promise<{ outcomes: TestOutcome[] }>;
+export type { ExecJob, RunSuite };
 
 /**
  * Stable partition: the candidates that passed first, then the rest, each

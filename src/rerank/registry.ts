@@ -1,35 +1,6 @@
-import type { Reranker } from "./reranker.ts";
+import type { RerankerEntry, RerankerOptions } from "./reranker.ts";
 
-/** What a reranker factory gets: the stage's settings, whichever it needs. */
-export interface RerankerOptions {
-  /** The RRF constant (`rrf` only; default 60, as in Cormack et al. 2009). */
-  rrfK: number;
-  /** Oracle runtime and per-test timeout (`exec` only). */
-  runtime: "pyodide" | "native";
-  timeoutMs: number;
-  quiet: boolean;
-  /** Environment to read keys and URLs from (hosted; default the process environment). */
-  env?: Record<string, string | undefined>;
-  /** fetch for hosted calls (tests pass their own). */
-  fetch?: typeof fetch;
-  /**
-   * Runs one suite for the `exec` reranker. The stage passes a runner
-   * wrapped by the hidden-test guard (hidden_guard.ts); tests pass their own.
-   */
-  runSuite?: import("./exec.ts").RunSuite;
-}
-
-/** One reranker the kit knows, with its metadata (like ranx's metric table). */
-export interface RerankerEntry {
-  /** The name in config names: `exec`, `rrf`, or a hosted name after `+rerank:`. */
-  name: string;
-  kind: Reranker["kind"];
-  /** How many base configs it takes. */
-  bases: 1 | 2;
-  /** One line for the report and `--help`. */
-  description: string;
-  create(options: RerankerOptions): Promise<Reranker>;
-}
+export type { RerankerEntry, RerankerOptions };
 
 /**
  * Every reranker. Adding one is a file exporting a {@link RerankerEntry} and

@@ -5,6 +5,7 @@
  * visible tests), `fusion` (combines two base rankings), `hosted` (a
  * cross-encoder behind an HTTP API).
  */
+import type { TestOutcome } from "../oracle/outcome.ts";
 
 /** One candidate snippet of a base ranking. */
 export interface RerankCandidate {
@@ -100,3 +101,45 @@ export interface Reranker {
 export function zeroCost(): RerankCost {
   return { suites: 0, tests: 0, oracle_seconds: 0, api_calls: 0, tokens: 0 };
 }
+
+/** What a reranker factory gets: the stage's settings, whichever it needs. */
+export interface RerankerOptions {
+  /** The RRF constant (`rrf` only; default 60, as in Cormack et al. 2009). */
+  rrfK: number;
+  /** Oracle runtime and per-test timeout (`exec` only). */
+  runtime: "pyodide" | "native";
+  timeoutMs: number;
+  quiet: boolean;
+  /** Environment to read keys and URLs from (hosted; default the process environment). */
+  env?: Record<string, string | undefined>;
+  /** fetch for hosted calls (tests pass their own). */
+  fetch?: typeof fetch;
+  /**
+   * Runs one suite for the `exec` reranker. The stage passes a runner
+   * wrapped by the hidden-test guard (hidden_guard.ts); tests pass their own.
+   */
+  runSuite?: RunSuite;
+}
+
+/** One reranker the kit knows, with its metadata (like ranx's metric table). */
+export interface RerankerEntry {
+  /** The name in config names: `exec`, `rrf`, or a hosted name after `+rerank:`. */
+  name: string;
+  kind: Reranker["kind"];
+  /** How many base configs it takes. */
+  bases: 1 | 2;
+  /** One line for the report and `--help`. */
+  description: string;
+  create(options: RerankerOptions): Promise<Reranker>;
+}
+
+/** One suite the exec reranker asks for: a candidate against visible tests. */
+export interface ExecJob {
+  task_id: string;
+  setup: string;
+  code: string;
+  tests: string[];
+}
+
+/** Runs one suite; outcomes one per test, in order. */
+export type RunSuite = (job: ExecJob) => Promise<{ outcomes: TestOutcome[] }>;

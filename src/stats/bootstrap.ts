@@ -1,6 +1,7 @@
 import { quantile } from "simple-statistics";
 import { below, xoshiro128ss } from "./rng.ts";
 import { groupedSums } from "./grouped_sums.ts";
+import type { Grouping } from "./grouping.ts";
 
 /** The paper's bootstrap settings. */
 export const BOOTSTRAP_RESAMPLES = 5000;
@@ -28,11 +29,7 @@ export function resampleCounts(n: number, B: number, seed: number): Uint32Array 
   return counts;
 }
 
-/** A partition of the queries: `group[i]` in 0..G-1. */
-export interface Grouping {
-  group: Int32Array;
-  G: number;
-}
+export type { Grouping };
 
 /**
  * Resample sums of the columns of a query-major matrix `m` (n × C), per group

@@ -1,5 +1,5 @@
 import { compiled, MR, NR, pack, runRows } from "../score/dot_kernel.ts";
-import type { Grouping } from "./bootstrap.ts";
+import type { Grouping } from "./grouping.ts";
 
 const roundUp = (n: number, m: number) => Math.ceil(n / m) * m;
 

@@ -1,5 +1,5 @@
 import { type Invocation, roleParams } from "../invocations.ts";
-import type { ResolvedOptions } from "../registry.ts";
+import type { ResolvedOptions } from "../provider.ts";
 import { type HostedProvider, hostedProvider } from "../hosted.ts";
 
 /**

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import { type Invocation, roleParams, textToSend } from "../invocations.ts";
-import type { ResolvedOptions } from "../registry.ts";
+import type { ResolvedOptions } from "../provider.ts";
 import type { EmbedReport, Role } from "../provider.ts";
 import { embedWithinLimits, type HostedProvider, parseDataList, retryOptions } from "../hosted.ts";
 import { newStats, RetryableError, withRetries } from "../http_client.ts";

@@ -1,4 +1,4 @@
-import type { RerankerEntry } from "../registry.ts";
+import type { RerankerEntry } from "../reranker.ts";
 import rerankersJson from "../../../data/rerankers.json" with { type: "json" };
 import { DEFAULT_RERANKERS_PATH, validateReranker } from "./rerankers_table.ts";
 

@@ -9,16 +9,6 @@
  */
 const outputDir = Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
 
-/** Pages owned by other stages, listed only when present in this checkout. */
-function optionalPages(): { name: string; path: string }[] {
-  try {
-    Deno.statSync("docs/audit.md"); // written for `execret import-release`
-    return [{ name: "Release audit", path: "/audit" }];
-  } catch {
-    return [];
-  }
-}
-
 export default {
   title: "ExecRetrieval Kit",
   root: "docs",
@@ -33,7 +23,7 @@ export default {
     { name: "Explorer", path: "/explorer" },
     { name: "SQL", path: "/sql" },
     { name: "Methods", path: "/methods" },
-    ...optionalPages(),
+    { name: "Release audit", path: "/audit" },
   ],
   // Data loaders are Deno programs; they read the run's tables (EXECRET_OUT
   // or out/) and may compute a missing one through the pipeline, which is why

@@ -10,6 +10,7 @@ import { openVectorCache, roleSettingsDigest, vectorKey } from "./vector_cache.t
 import { type EmbeddingRow, writeEmbeddingFile } from "./embedding_file.ts";
 import type { RequestStats } from "./http_client.ts";
 import { type BatchStart, embedInWorkers, PARALLEL_PROVIDERS } from "./parallel_embed.ts";
+import type { Shard } from "../pipeline/shard.ts";
 
 /** Options of {@link runEmbedStage}. */
 export interface EmbedStageOptions {
@@ -31,13 +32,22 @@ export interface EmbedStageOptions {
   workers?: number;
   /** Called as a worker process starts a batch (tests kill workers from here). */
   onWorkerBatch?: (start: BatchStart) => void;
+  /**
+   * Embed only the batches whose index (over every batch of the config,
+   * cached or not) is `index` mod `count`, into the vector cache, and write
+   * no file: a later unsharded run over the merged caches embeds nothing.
+   */
+  shard?: Shard;
 }
 
 /** What happened to one config. */
 export interface EmbedConfigResult {
   config: string;
-  /** `written`: file written; `sparse`: scored at score time, no file; `skipped`: unavailable. */
-  status: "written" | "sparse" | "skipped";
+  /**
+   * `written`: file written; `sparse`: scored at score time, no file;
+   * `skipped`: unavailable; `sharded`: a shard's batches cached, no file.
+   */
+  status: "written" | "sparse" | "skipped" | "sharded";
   path?: string;
   rows?: number;
   dims?: number;
@@ -156,11 +166,17 @@ async function embedConfig(
   // bits of local models' vectors) cannot depend on where a kill landed.
   const chunk = (inv.batch_size ?? 32) * (inv.concurrency ?? 1);
   const todo: { role: Role; part: (Item & { length: number })[] }[] = [];
+  // A shard takes every count-th batch of the fixed batching, so the shards'
+  // segments together hold exactly the batches of an unsharded run.
+  const shard = options.shard;
+  let batchIndex = 0;
   for (const role of ["query", "document"] as const) {
     const list = distinct[role];
     for (let s = 0; s < list.length; s += chunk) {
       const part = list.slice(s, s + chunk);
-      if (part.some((p) => !cache.get(p.key))) todo.push({ role, part });
+      const mine = !shard || batchIndex % shard.count === shard.index;
+      batchIndex++;
+      if (mine && part.some((p) => !cache.get(p.key))) todo.push({ role, part });
     }
   }
   const pending = todo.reduce((n, t) => n + t.part.length, 0);
@@ -226,6 +242,17 @@ async function embedConfig(
         }`
         : undefined,
     );
+  }
+  if (shard) {
+    return {
+      config: inv.name,
+      status: "sharded",
+      embedded: pending,
+      cached,
+      seconds: 0,
+      requests,
+      workers,
+    };
   }
   const rows: EmbeddingRow[] = [];
   let createdAt = "";

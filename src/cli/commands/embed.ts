@@ -4,6 +4,7 @@ import { embeddingsDir } from "../../io/paths.ts";
 import { loadInvocations } from "../../embed/invocations.ts";
 import { isSparse, missingRequirements } from "../../embed/registry.ts";
 import { runEmbedStage } from "../../embed/stage.ts";
+import { parseShard, type Shard } from "../../pipeline/shard.ts";
 import { type EmbeddingSummary, summarizeEmbeddingFile } from "../../embed/embedding_file.ts";
 
 /** `execret embed`: embed queries and corpus for configs into out/embeddings/. */
@@ -11,7 +12,7 @@ export const embedCommand: Command = {
   name: "embed",
   summary: "Embed queries and corpus for configs into out/embeddings/",
   help:
-    `usage: execret embed --config NAME [--config NAME]... [--workers N] [--skip-unavailable] [--quiet] [--json]
+    `usage: execret embed --config NAME [--config NAME]... [--workers N] [--shard i/n] [--skip-unavailable] [--quiet] [--json]
        execret embed --check [--config NAME]... [--json]
        execret embed --list [--json]
 
@@ -29,6 +30,10 @@ options:
   --workers N          worker processes for offline models (use), each loading
                        its own model (default: the number of cores); files are
                        byte-identical whatever N
+  --shard i/n          embed only the batches whose index mod n is i into the
+                       vector cache and write no file; merge the shards' caches
+                       with execret merge-cache, then an unsharded run embeds
+                       nothing and writes the files
   --skip-unavailable   skip configs whose API key, server URL or model folder is
                        missing, with a warning, instead of failing
   --check              summarise embedding files (all, or the --config ones):
@@ -45,6 +50,7 @@ download from the Hugging Face Hub), and each config's key_env/base_url_env.`,
       config: { type: "string", multiple: true },
       "skip-unavailable": { type: "boolean" },
       workers: { type: "string" },
+      shard: { type: "string" },
       check: { type: "boolean" },
       list: { type: "boolean" },
       quiet: { type: "boolean" },
@@ -56,9 +62,16 @@ download from the Hugging Face Hub), and each config's key_env/base_url_env.`,
     if (configs.length === 0) {
       throw new UserError("give at least one --config NAME (see --list)", 2);
     }
+    let shard: Shard | undefined;
+    try {
+      shard = values.shard === undefined ? undefined : parseShard(values.shard);
+    } catch (e) {
+      throw new UserError((e as Error).message, 2);
+    }
     let result;
     try {
       result = await runEmbedStage({
+        shard,
         configs,
         skipUnavailable: values["skip-unavailable"],
         quiet: values.quiet,
@@ -82,6 +95,11 @@ download from the Hugging Face Hub), and each config's key_env/base_url_env.`,
             `${r.config}: ${r.rows} vectors × ${r.dims} → ${r.path} (${r.embedded} embedded, ${r.cached} cached, ${
               r.seconds.toFixed(1)
             } s${(r.workers ?? 1) > 1 ? ` in ${r.workers} worker processes` : ""}${traffic})`,
+          );
+        } else if (r.status === "sharded") {
+          console.log(
+            `${r.config}: shard ${shard!.index}/${shard!.count}: ${r.embedded} embedded, ` +
+              `${r.cached} cached into the vector cache (no file)`,
           );
         } else if (r.status === "sparse") {
           console.log(`${r.config}: sparse retriever, scored at score time (no file)`);

@@ -2,12 +2,12 @@ import type { Job, TestOutcome } from "./outcome.ts";
 import { type PoolStats, WorkerPool } from "./worker_pool.ts";
 import { join } from "node:path";
 import process from "node:process";
-import { driverSource, makeSnapshot, PYODIDE_VERSION } from "./pyodide_pool.ts";
+import { driverSource, makeSnapshot, PYODIDE_VERSION } from "./pyodide_slots.ts";
 import { pyodideProcessSlotFactory } from "./pyodide_process.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { cacheDir } from "../io/paths.ts";
-import { nativeRuntime, nativeSlotFactory } from "./native_pool.ts";
+import { nativeRuntime, nativeSlotFactory } from "./native_slots.ts";
 
 /** Which sandbox runs the snippets. */
 export type Runtime = "pyodide" | "native";

@@ -1,7 +1,7 @@
 /**
  * One Pyodide slot in a process of its own: `deno run` with permission to
  * read Pyodide's files and its memory snapshot, nothing else. Its main thread
- * runs the in-process slot of `pyodide_pool.ts` (a locked-down worker thread
+ * runs the in-process slot of `pyodide_slots.ts` (a locked-down worker thread
  * plus the watcher that interrupts and kills it) and speaks JSON lines with the
  * parent (`pyodide_process.ts`): batches and cuts in on stdin; results, idle,
  * stalls, the jobs a cut left unstarted, and deaths out on stdout.
@@ -15,7 +15,7 @@
  *
  * Usage: pyodide_host.ts SNAPSHOT_PATH TIMEOUT_MS
  */
-import { pyodideSlotFactory } from "./pyodide_pool.ts";
+import { pyodideSlotFactory } from "./pyodide_slots.ts";
 import type { Slot, WireJob } from "./worker_pool.ts";
 
 const encoder = new TextEncoder();

@@ -1,6 +1,6 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { asOutcome, CRASH, type TestOutcome } from "./outcome.ts";
-import { PYODIDE_LINK, pyodideDir } from "./pyodide_pool.ts";
+import { PYODIDE_LINK, pyodideDir } from "./pyodide_slots.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
 

@@ -2,12 +2,12 @@
 /// <reference lib="deno.worker" />
 /**
  * One Pyodide instance in a Deno worker whose permissions allow reading the
- * Pyodide files and nothing else. Speaks to `pyodide_pool.ts` by messages and
+ * Pyodide files and nothing else. Speaks to `pyodide_slots.ts` by messages and
  * a shared control block (see `CTRL` there) the main thread watches for hangs.
  */
 import { loadPyodide, type PyodideAPI } from "pyodide";
 
-// Indices into the shared Int32 control block; must match pyodide_pool.ts.
+// Indices into the shared Int32 control block; must match pyodide_slots.ts.
 const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, TEXT_OFFSET = 32;
 
 // Captured before any snippet runs: snippets can reach the global scope (via

@@ -1,8 +1,8 @@
 import { ExecutionCache, suiteCodeSha, suiteKey, testsSha } from "./cache.ts";
 import type { Job, TestOutcome } from "./outcome.ts";
 import { createPool, type OraclePool, type Runtime } from "./pool.ts";
-import { PYODIDE_VERSION } from "./pyodide_pool.ts";
-import { nativeRuntime } from "./native_pool.ts";
+import { PYODIDE_VERSION } from "./pyodide_slots.ts";
+import { nativeRuntime } from "./native_slots.ts";
 import { progress } from "../io/progress.ts";
 
 /** A suite to run; `rep` > 0 asks for an independent repeat (the flakiness gate). */

@@ -101,6 +101,19 @@ function canonicalGate(
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The oracle's inputs, checked: tasks by id, each task's mutants in seeded order, rejects. */
+interface OracleInputs {
+  tasks: TaskRow[];
+  mutantsByTask: Map<string, MutantRow[]>;
+  rejects: Reject[];
+}
+
+/** Each task's canonical runs (twice) and the candidates that ran, by snippet id. */
+interface SuiteRuns {
+  canonical: Map<string, [SuiteResult, SuiteResult]>;
+  candidate: Map<string, SuiteResult>;
+}
+
 /**
  * Execute every canonical (twice) and the candidate mutants, apply the gates,
  * and write `executions`, `queries`, `corpus`, `validation` and the oracle's
@@ -112,11 +125,79 @@ const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * (gate `not_needed`), which leaves the kept set unchanged. A candidate's
  * suite stops at its first TIMEOUT, the rest of its tests NOT_RUN (gate
  * `stopped_at_timeout`); canonicals run every test.
+ *
+ * Three steps: {@link runTaskSuites} schedules the suites, {@link gateTasks}
+ * decides from their outcomes alone (pure), and the tables are written here.
  */
 export async function runOracleStage(options: OracleStageOptions = {}): Promise<OracleStageResult> {
   const runtime = options.runtime ?? "pyodide";
   const timeoutMs = options.timeoutMs ?? 1000;
   const maxDistractors = options.maxDistractors ?? MAX_DISTRACTORS;
+  const inputs = await readOracleInputs();
+  const { tasks, mutantsByTask } = inputs;
+
+  const runner = await SuiteRunner.open({
+    runtime,
+    workers: options.workers,
+    timeoutMs,
+    quiet: options.quiet,
+  });
+  // A shard runs the same per-task logic on its own tasks: a task's candidate
+  // rounds depend only on that task's results, so the union of the shards'
+  // caches holds exactly the suites of an unsharded run.
+  const shard = options.shard;
+  const mine = shard ? tasks.filter((t) => inShard(t.task_id, shard)) : tasks;
+  let runs: SuiteRuns;
+  let poolStats: RunSuitesReport["pool"];
+  try {
+    runs = await runTaskSuites(runner, mine, mutantsByTask, maxDistractors);
+    poolStats = await runner.poolStats();
+  } finally {
+    await runner.close();
+  }
+  const report: RunSuitesReport = { ...runner.report(), pool: poolStats };
+  if (shard) {
+    return {
+      runtime: report.runtime,
+      timeoutMs,
+      validation: [],
+      rejects: 0,
+      rejectSummary: "no tables written (shard run)",
+      run: report,
+      tables: {},
+      shard: { ...shard, tasks: mine.length },
+    };
+  }
+
+  const gated = gateTasks(inputs, runs, maxDistractors);
+  const { executions, times } = executionRows(inputs, runs, report.runtime);
+  const metadata = { runtime: report.runtime, timeout_ms: String(timeoutMs) };
+  const tables: Record<string, string> = {
+    executions: await writeTable("executions", executions, EXECUTIONS, { metadata }),
+    execution_times: await writeTable("execution_times", times, EXECUTION_TIMES, { metadata }),
+    queries: await writeTable("queries", gated.queries, QUERIES, { metadata }),
+    corpus: await writeTable("corpus", gated.corpus, CORPUS, { metadata }),
+    validation: await writeTable(
+      "validation",
+      gated.validation as unknown as Record<string, unknown>[],
+      VALIDATION,
+      { metadata },
+    ),
+  };
+  await writeRejects("oracle", gated.rejects);
+  return {
+    runtime: report.runtime,
+    timeoutMs,
+    validation: gated.validation,
+    rejects: gated.rejects.length,
+    rejectSummary: summarizeRejects(gated.rejects),
+    run: report,
+    tables,
+  };
+}
+
+/** Read tasks and mutants; a mutant without code or task is a reject, a task without a canonical an error. */
+async function readOracleInputs(): Promise<OracleInputs> {
   const tasks = await readRows<TaskRow>(tablePath("tasks"));
   const mutants = await readRows<MutantRow>(tablePath("mutants"));
   const taskById = new Map<string, TaskRow>();
@@ -158,89 +239,80 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
   for (const list of mutantsByTask.values()) {
     list.sort((a, b) => a.order - b.order || byString(a.snippet_id, b.snippet_id));
   }
+  return { tasks, mutantsByTask, rejects };
+}
 
-  // Each task runs its canonical twice (the flakiness gate), then, if it
-  // passes, its candidates in their seeded order, never more at once than it
-  // still lacks verified distractors: the kept distractors are exactly those of
-  // running every candidate, but candidates after a task's last kept one never
-  // run. Tasks go independently, each taking its next candidate as soon as a
-  // result comes back, so the workers never wait for a slow round to finish.
-  // Candidates stop at their first TIMEOUT (NOT_RUN after it): they already
-  // fail, and waiting out a loop on every test was most of the oracle's time.
-  const runner = await SuiteRunner.open({
-    runtime,
-    workers: options.workers,
-    timeoutMs,
-    quiet: options.quiet,
-  });
+/**
+ * Each task runs its canonical twice (the flakiness gate), then, if it
+ * passes, its candidates in their seeded order, never more at once than it
+ * still lacks verified distractors: the kept distractors are exactly those of
+ * running every candidate, but candidates after a task's last kept one never
+ * run. Tasks go independently, each taking its next candidate as soon as a
+ * result comes back, so the workers never wait for a slow round to finish.
+ * Candidates stop at their first TIMEOUT (NOT_RUN after it): they already
+ * fail, and waiting out a loop on every test was most of the oracle's time.
+ */
+async function runTaskSuites(
+  runner: SuiteRunner,
+  tasks: readonly TaskRow[],
+  mutantsByTask: ReadonlyMap<string, MutantRow[]>,
+  maxDistractors: number,
+): Promise<SuiteRuns> {
   const canonical = new Map<string, [SuiteResult, SuiteResult]>();
   const candidate = new Map<string, SuiteResult>();
-  let poolStats: RunSuitesReport["pool"];
-  // A shard runs the same per-task logic on its own tasks: a task's candidate
-  // rounds depend only on that task's results, so the union of the shards'
-  // caches holds exactly the suites of an unsharded run.
-  const shard = options.shard;
-  const mine = shard ? tasks.filter((t) => inShard(t.task_id, shard)) : tasks;
-  try {
-    await Promise.all(mine.map(async (t) => {
-      const setup = t.setup ?? "";
-      const tests = t.tests ?? [];
-      const job = { setup, code: t.canonical, tests };
-      const pair = await Promise.all([
-        runner.run({ ...job, rep: 0 }),
-        runner.run({ ...job, rep: 1 }),
-      ]);
-      canonical.set(t.task_id, pair);
-      if (canonicalGate(pair[0].outcomes, pair[1].outcomes) !== null) return;
-      const muts = mutantsByTask.get(t.task_id) ?? [];
-      let at = 0;
-      let verified = 0;
-      let inFlight = 0;
-      await new Promise<void>((resolve, reject) => {
-        const launch = () => {
-          while (verified + inFlight < maxDistractors && at < muts.length) {
-            const m = muts[at++];
-            inFlight++;
-            runner.run({ setup, code: m.code, tests, stopAtTimeout: true }).then((r) => {
-              inFlight--;
-              candidate.set(m.snippet_id, r);
-              if (!allPass(r.outcomes)) verified++;
-              launch();
-            }, reject);
-          }
-          if (inFlight === 0) resolve();
-        };
-        launch();
-      });
-    }));
-    poolStats = await runner.poolStats();
-  } finally {
-    await runner.close();
-  }
-  const report: RunSuitesReport = { ...runner.report(), pool: poolStats };
-  if (shard) {
-    return {
-      runtime: report.runtime,
-      timeoutMs,
-      validation: [],
-      rejects: 0,
-      rejectSummary: "no tables written (shard run)",
-      run: report,
-      tables: {},
-      shard: { ...shard, tasks: mine.length },
-    };
-  }
-  const outcomesOf = new Map([...candidate].map(([id, r]) => [id, r.outcomes]));
-  // Executions in a fixed order (canonicals, then candidates by task and
-  // seeded order), whatever order they finished in: the first of two equal
-  // suites is the one written.
-  const executedOrder: SuiteResult[] = [
-    ...tasks.map((t) => canonical.get(t.task_id)![0]),
-    ...tasks.flatMap((t) =>
-      (mutantsByTask.get(t.task_id) ?? []).flatMap((m) => candidate.get(m.snippet_id) ?? [])
-    ),
-  ];
+  await Promise.all(tasks.map(async (t) => {
+    const setup = t.setup ?? "";
+    const tests = t.tests ?? [];
+    const job = { setup, code: t.canonical, tests };
+    const pair = await Promise.all([
+      runner.run({ ...job, rep: 0 }),
+      runner.run({ ...job, rep: 1 }),
+    ]);
+    canonical.set(t.task_id, pair);
+    if (canonicalGate(pair[0].outcomes, pair[1].outcomes) !== null) return;
+    const muts = mutantsByTask.get(t.task_id) ?? [];
+    let at = 0;
+    let verified = 0;
+    let inFlight = 0;
+    await new Promise<void>((resolve, reject) => {
+      const launch = () => {
+        while (verified + inFlight < maxDistractors && at < muts.length) {
+          const m = muts[at++];
+          inFlight++;
+          runner.run({ setup, code: m.code, tests, stopAtTimeout: true }).then((r) => {
+            inFlight--;
+            candidate.set(m.snippet_id, r);
+            if (!allPass(r.outcomes)) verified++;
+            launch();
+          }, reject);
+        }
+        if (inFlight === 0) resolve();
+      };
+      launch();
+    });
+  }));
+  return { canonical, candidate };
+}
 
+/**
+ * The gates, from the suites' outcomes alone: which tasks are kept (their
+ * canonical passed the same way twice), which candidates become distractors,
+ * the `queries` and `corpus` rows, the gate counts and the rejects, all in a
+ * fixed order whatever order the suites finished in.
+ */
+function gateTasks(
+  inputs: OracleInputs,
+  runs: SuiteRuns,
+  maxDistractors: number,
+): {
+  queries: Record<string, unknown>[];
+  corpus: Record<string, unknown>[];
+  validation: GateCount[];
+  rejects: Reject[];
+} {
+  const { tasks, mutantsByTask } = inputs;
+  const rejects = [...inputs.rejects];
+  const outcomesOf = new Map([...runs.candidate].map(([id, r]) => [id, r.outcomes]));
   const counts = new Map<string, number>();
   const count = (gate: string, source: string, n = 1) => {
     for (const s of [source, "all"]) {
@@ -255,7 +327,7 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
     const muts = mutantsByTask.get(t.task_id) ?? [];
     count("tasks_in", src);
     count("candidates_in", src, muts.length);
-    const [first, second] = canonical.get(t.task_id)!;
+    const [first, second] = runs.canonical.get(t.task_id)!;
     const failed = canonicalGate(first.outcomes, second.outcomes);
     if (failed) {
       count(failed.gate, src);
@@ -348,38 +420,6 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
   }
   // Every distractor-count bucket appears, even when empty.
   for (let n = 0; n <= maxDistractors; n++) count(`tasks_with_distractors:${n}`, "all", 0);
-
-  // Executions: one row per (suite, test) of each first run, deduplicated.
-  const executions: Record<string, unknown>[] = [];
-  const times: Record<string, unknown>[] = [];
-  const seen = new Set<string>();
-  for (const r of executedOrder) {
-    const key = `${r.codeSha}:${r.testsSha}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    for (const [index, o] of r.outcomes.entries()) {
-      executions.push({
-        code_sha256: r.codeSha,
-        tests_sha256: r.testsSha,
-        runtime: report.runtime,
-        test_index: index,
-        outcome: o.outcome,
-      });
-      times.push({
-        code_sha256: r.codeSha,
-        tests_sha256: r.testsSha,
-        runtime: report.runtime,
-        test_index: index,
-        ms: o.ms,
-      });
-    }
-  }
-  const bySuiteAndTest = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-    byString(a.code_sha256 as string, b.code_sha256 as string) ||
-    byString(a.tests_sha256 as string, b.tests_sha256 as string) ||
-    (a.test_index as number) - (b.test_index as number);
-  executions.sort(bySuiteAndTest);
-  times.sort(bySuiteAndTest);
   queries.sort((a, b) => byString(a.query_id as string, b.query_id as string));
   corpus.sort((a, b) =>
     byString(a.task_id as string, b.task_id as string) ||
@@ -390,28 +430,45 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
     return { gate, source, count: n };
   }).sort((a, b) => byString(a.source, b.source) || byString(a.gate, b.gate));
   rejects.sort((a, b) => byString(a.locator, b.locator) || byString(a.reason, b.reason));
+  return { queries, corpus, validation, rejects };
+}
 
-  const metadata = { runtime: report.runtime, timeout_ms: String(timeoutMs) };
-  const tables: Record<string, string> = {
-    executions: await writeTable("executions", executions, EXECUTIONS, { metadata }),
-    execution_times: await writeTable("execution_times", times, EXECUTION_TIMES, { metadata }),
-    queries: await writeTable("queries", queries, QUERIES, { metadata }),
-    corpus: await writeTable("corpus", corpus, CORPUS, { metadata }),
-    validation: await writeTable(
-      "validation",
-      validation as unknown as Record<string, unknown>[],
-      VALIDATION,
-      { metadata },
+/**
+ * `executions` and `execution_times`: one row per (suite, test) of each first
+ * run, deduplicated, taken in a fixed order (canonicals, then candidates by
+ * task and seeded order, so the first of two equal suites is the one written)
+ * and sorted by suite and test.
+ */
+function executionRows(
+  inputs: OracleInputs,
+  runs: SuiteRuns,
+  runtime: string,
+): { executions: Record<string, unknown>[]; times: Record<string, unknown>[] } {
+  const { tasks, mutantsByTask } = inputs;
+  const executedOrder: SuiteResult[] = [
+    ...tasks.map((t) => runs.canonical.get(t.task_id)![0]),
+    ...tasks.flatMap((t) =>
+      (mutantsByTask.get(t.task_id) ?? []).flatMap((m) => runs.candidate.get(m.snippet_id) ?? [])
     ),
-  };
-  await writeRejects("oracle", rejects);
-  return {
-    runtime: report.runtime,
-    timeoutMs,
-    validation,
-    rejects: rejects.length,
-    rejectSummary: summarizeRejects(rejects),
-    run: report,
-    tables,
-  };
+  ];
+  const executions: Record<string, unknown>[] = [];
+  const times: Record<string, unknown>[] = [];
+  const seen = new Set<string>();
+  for (const r of executedOrder) {
+    const key = `${r.codeSha}:${r.testsSha}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const [index, o] of r.outcomes.entries()) {
+      const row = { code_sha256: r.codeSha, tests_sha256: r.testsSha, runtime, test_index: index };
+      executions.push({ ...row, outcome: o.outcome });
+      times.push({ ...row, ms: o.ms });
+    }
+  }
+  const bySuiteAndTest = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    byString(a.code_sha256 as string, b.code_sha256 as string) ||
+    byString(a.tests_sha256 as string, b.tests_sha256 as string) ||
+    (a.test_index as number) - (b.test_index as number);
+  executions.sort(bySuiteAndTest);
+  times.sort(bySuiteAndTest);
+  return { executions, times };
 }

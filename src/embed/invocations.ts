@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Role, Similarity } from "./provider.ts";
-import { readNamedTable } from "../io/named_table.ts";
+import { entryFields, readNamedTable } from "../io/named_table.ts";
 
 /** Providers the kit knows how to call; each has one module under `providers/`. */
 export const PROVIDERS = [
@@ -132,17 +132,7 @@ const KNOWN_KEYS = new Set([
  * naming the file and the entry.
  */
 export function validateInvocation(raw: unknown, where: string): Invocation {
-  const fail = (msg: string): never => {
-    throw new Error(`${where}: ${msg}`);
-  };
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) fail("entry is not an object");
-  const e = raw as Record<string, unknown>;
-  for (const key of Object.keys(e)) if (!KNOWN_KEYS.has(key)) fail(`unknown field "${key}"`);
-  const str = (k: string, required = false) => {
-    if (e[k] === undefined) return required ? fail(`missing "${k}"`) : undefined;
-    if (typeof e[k] !== "string" || e[k] === "") fail(`"${k}" must be a non-empty string`);
-    return e[k] as string;
-  };
+  const { e, fail, str } = entryFields(raw, where, KNOWN_KEYS);
   const int = (k: string) => {
     if (e[k] === undefined) return;
     if (!Number.isInteger(e[k]) || (e[k] as number) <= 0) fail(`"${k}" must be a positive integer`);

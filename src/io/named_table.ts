@@ -39,3 +39,33 @@ export async function readNamedTable<T extends { name: string }>(
     return row;
   });
 }
+
+/** What {@link entryFields} gives an entry's validator. */
+export interface EntryFields {
+  /** The entry as an object. */
+  e: Record<string, unknown>;
+  /** Throw a one-line error starting with the entry's locator. */
+  fail: (msg: string) => never;
+  /** A string field: undefined when absent and optional; non-empty when present. */
+  str: (key: string, required?: boolean) => string | undefined;
+}
+
+/**
+ * The start every entry validator of a named table shares: the entry must be
+ * an object whose fields are all known, and `fail`/`str` report against
+ * `where`.
+ */
+export function entryFields(raw: unknown, where: string, known: ReadonlySet<string>): EntryFields {
+  const fail = (msg: string): never => {
+    throw new Error(`${where}: ${msg}`);
+  };
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) fail("entry is not an object");
+  const e = raw as Record<string, unknown>;
+  for (const key of Object.keys(e)) if (!known.has(key)) fail(`unknown field "${key}"`);
+  const str = (k: string, required = false) => {
+    if (e[k] === undefined) return required ? fail(`missing "${k}"`) : undefined;
+    if (typeof e[k] !== "string" || e[k] === "") fail(`"${k}" must be a non-empty string`);
+    return e[k] as string;
+  };
+  return { e, fail, str };
+}

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { readNamedTable } from "../../io/named_table.ts";
+import { entryFields, readNamedTable } from "../../io/named_table.ts";
 
 /** Hosted rerank APIs the kit knows how to call (one wire format each, see wire_formats.ts). */
 export const RERANK_PROVIDERS = ["cohere", "voyage", "jina"] as const;
@@ -81,17 +81,7 @@ const LIMIT_KEYS = ["documents", "tokens_per_request", "tokens_per_document", "t
  * filled in), or throw a one-line error that starts with `where`.
  */
 export function validateReranker(raw: unknown, where: string): HostedRerankerEntry {
-  const fail = (msg: string): never => {
-    throw new Error(`${where}: ${msg}`);
-  };
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) fail("entry is not an object");
-  const e = raw as Record<string, unknown>;
-  for (const key of Object.keys(e)) if (!KNOWN_KEYS.has(key)) fail(`unknown field "${key}"`);
-  const str = (k: string, required = false) => {
-    if (e[k] === undefined) return required ? fail(`missing "${k}"`) : undefined;
-    if (typeof e[k] !== "string" || e[k] === "") fail(`"${k}" must be a non-empty string`);
-    return e[k] as string;
-  };
+  const { e, fail, str } = entryFields(raw, where, KNOWN_KEYS);
   const name = str("name", true)!;
   if (!/^[a-z0-9][a-z0-9._-]*$/.test(name)) fail(`name "${name}" must match [a-z0-9][a-z0-9._-]*`);
   const provider = str("provider", true) as RerankProviderName;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import {
+  ALL_RELEASED,
   expandConfigs,
-  isReleasePool,
   releaseBundleDir,
   type ReleasedSystem,
   releasedSystems,
@@ -29,7 +29,7 @@ export function bundleDirOf(p: Profile): Promise<string | null> {
 /** The released dense systems the profile scores (none without a release). */
 export async function releasedSystemsOf(p: Profile): Promise<ReleasedSystem[]> {
   const dir = await bundleDirOf(p);
-  if (dir === null || !p.configs.includes("release:*")) return [];
+  if (dir === null || !p.configs.includes(ALL_RELEASED)) return [];
   let s = systems.get(dir);
   if (!s) systems.set(dir, s = readBundle(dir).then(releasedSystems));
   return await s;
@@ -37,7 +37,7 @@ export async function releasedSystemsOf(p: Profile): Promise<ReleasedSystem[]> {
 
 /** The profile's configs with `release:*` expanded. */
 export async function configsOf(p: Profile): Promise<string[]> {
-  const hasAll = p.configs.includes("release:*");
+  const hasAll = p.configs.includes(ALL_RELEASED);
   return expandConfigs(p.configs, hasAll ? await releasedSystemsOf(p) : null);
 }
 
@@ -46,11 +46,6 @@ export async function sourcesOf(p: Profile): Promise<string[]> {
   const out: string[] = [];
   for (const s of p.sources) out.push(s === "release" ? `release:${await bundleDirOf(p)}` : s);
   return out;
-}
-
-/** Whether the profile's pool is the release's own (see isReleasePool). */
-export function releasePool(p: Profile): boolean {
-  return isReleasePool(p);
 }
 
 /**

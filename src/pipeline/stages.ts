@@ -14,6 +14,7 @@ import { runRerankStage } from "../rerank/stage.ts";
 import { parseRerankConfig } from "../rerank/registry.ts";
 import { RERANK_TABLES } from "../rerank/tables.ts";
 import { runReleaseOracleStage } from "../release/release_oracle.ts";
+import { isReleasePool } from "../release/bundle_source.ts";
 import {
   COMPARE_TABLES,
   runCompareStage,
@@ -24,7 +25,6 @@ import {
   bundleDirOf,
   configsOf,
   releasedSystemsOf,
-  releasePool,
   sourcesOf,
 } from "./release_context.ts";
 
@@ -126,13 +126,13 @@ export const STAGES: StageDef[] = [
         runtime: p.runtime,
         timeout_ms: p.timeout_ms,
         max: p.max_distractors,
-        pool: releasePool(p) ? "release" : "mutants",
+        pool: isReleasePool(p) ? "release" : "mutants",
         release: await bundleDigests(p, ["data/"]),
       },
       files: [table("tasks"), table("mutants")],
       // A release profile's pool is the release's own: its oracle re-executes
       // the released snippets instead of choosing among mutants.
-      entry: releasePool(p) ? "src/release/release_oracle.ts" : "src/oracle/stage.ts",
+      entry: isReleasePool(p) ? "src/release/release_oracle.ts" : "src/oracle/stage.ts",
       assets: [
         "src/oracle/driver.py",
         "src/oracle/pyodide_worker.ts",
@@ -142,12 +142,12 @@ export const STAGES: StageDef[] = [
     }),
     outputs: (p) =>
       Promise.resolve(
-        [...ORACLE_TABLES, ...(releasePool(p) ? RELEASE_ORACLE_TABLES : [])].map(table).concat(
+        [...ORACLE_TABLES, ...(isReleasePool(p) ? RELEASE_ORACLE_TABLES : [])].map(table).concat(
           rejects("oracle"),
         ),
       ),
     run: async (p, quiet) => {
-      if (releasePool(p)) {
+      if (isReleasePool(p)) {
         await runReleaseOracleStage({
           bundleDir: (await bundleDirOf(p))!,
           runtime: p.runtime,

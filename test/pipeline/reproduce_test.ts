@@ -8,29 +8,11 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import * as arrow from "apache-arrow";
 import { sha256Hex } from "../../src/io/hash.ts";
-
-const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
-
-function reproduce(out: string): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
-      .concat(["--profile", "quick", "--no-site"]),
-    env: { EXECRET_OUT: out, EXECRET_PROGRESS_SECONDS: "0.2", EXECRET_QUIET: "0" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-}
-
-async function finish(child: Deno.ChildProcess): Promise<string> {
-  const { code, stdout, stderr } = await child.output();
-  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-  if (code !== 0) throw new Error(`reproduce exited ${code}:\n${text.slice(-2000)}`);
-  return text;
-}
+import { finish, reproduce } from "./_reproduce.ts";
 
 /** Start a run and SIGKILL it once a progress line of `stage` shows work done. */
 async function killDuring(out: string, stage: RegExp): Promise<string> {
-  const child = reproduce(out);
+  const child = reproduce(out, "quick");
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   for (;;) {
@@ -100,13 +82,13 @@ Deno.test({
   async fn() {
     const root = await Deno.makeTempDir({ prefix: "execret-repro-" });
     const a = join(root, "a");
-    await finish(reproduce(a));
+    await finish(reproduce(a, "quick"));
     const first = digests(a);
     ok(Object.keys(first).length >= 10, "tables and embeddings written");
     ok(first["embeddings/use.arrow"], "the dense config wrote its embeddings");
     ok(first["tables/executions.arrow"] && first["tables/execution_times.arrow"]);
 
-    const again = await finish(reproduce(a));
+    const again = await finish(reproduce(a, "quick"));
     for (const stage of ["tasks", "mutate", "oracle", "embed", "score", "stats"]) {
       ok(again.includes(`${stage}: up to date`), `warm rerun skips ${stage}`);
     }
@@ -122,7 +104,7 @@ Deno.test({
     const afterOracleKill = Deno.readDirSync(join(b, "cache", "executions")).toArray();
     ok(afterOracleKill.length > 0, "the oracle cached suites before the kill");
     await killDuring(b, /embed use[^\n]*: [1-9]\d*\//);
-    await finish(reproduce(b));
+    await finish(reproduce(b, "quick"));
     assertEquals(digests(b, true), digests(a, true));
     assertEquals(comparableManifest(b), comparableManifest(a));
     // Nothing finished before a kill ran again: every cached suite appears once.

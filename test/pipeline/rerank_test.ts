@@ -13,8 +13,8 @@ import { readRows } from "../../src/io/arrow_table.ts";
 import { sha256Hex } from "../../src/io/hash.ts";
 import { recomputeMetricsFromRankings } from "../../src/stats/recompute.ts";
 import { openRunDatabase, runSql } from "../../src/sql/run_database.ts";
+import { finish, reproduce } from "./_reproduce.ts";
 
-const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
 const RERANKERS = ["bm25+exec", "tfidf+exec", "rrf:bm25+tfidf"];
 /** Tables that must be byte-identical (rerank_times is a measurement). */
@@ -26,23 +26,6 @@ const DETERMINISTIC = [
   "metrics",
   "pairwise",
 ];
-
-function reproduce(out: string, profile: string): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
-      .concat(["--profile", profile, "--no-site"]),
-    env: { EXECRET_OUT: out, EXECRET_PROGRESS_SECONDS: "0.2", EXECRET_QUIET: "0" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-}
-
-async function finish(child: Deno.ChildProcess): Promise<string> {
-  const { code, stdout, stderr } = await child.output();
-  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-  if (code !== 0) throw new Error(`reproduce exited ${code}:\n${text.slice(-2000)}`);
-  return text;
-}
 
 function digests(out: string): Record<string, string> {
   return Object.fromEntries(

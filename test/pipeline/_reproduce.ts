@@ -1,0 +1,22 @@
+/** The CLI's `reproduce` as the pipeline tests drive it: a child process with its own out folder. */
+
+const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
+
+/** Start `execret reproduce --profile <profile> --no-site` writing to `out`, with frequent progress lines. */
+export function reproduce(out: string, profile: string): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
+      .concat(["--profile", profile, "--no-site"]),
+    env: { EXECRET_OUT: out, EXECRET_PROGRESS_SECONDS: "0.2", EXECRET_QUIET: "0" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Wait for a run; its output, or an error with the output's end when it failed. */
+export async function finish(child: Deno.ChildProcess): Promise<string> {
+  const { code, stdout, stderr } = await child.output();
+  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+  if (code !== 0) throw new Error(`reproduce exited ${code}:\n${text.slice(-2000)}`);
+  return text;
+}

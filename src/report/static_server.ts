@@ -1,3 +1,15 @@
+/**
+ * A loopback server for a BUILT site, under a base path as GitHub Pages serves
+ * a project site. Why the kit keeps its own ~50 lines instead of a library:
+ * Deno std's `file_server` is published on JSR, which these machines cannot
+ * reach; Framework's `observable preview` serves the sources (rebuilding and
+ * running data loaders on request) at `/` only, so it cannot show what the
+ * built `dist` does under `/<repo>/`; and `send` (installed with Framework)
+ * is Node `http` middleware that would still need the base-path, clean-URL
+ * and 404 rules written here. Tested in `static_server_test.ts`.
+ *
+ * @module
+ */
 import { extname, join, normalize } from "node:path";
 
 const TYPES: Record<string, string> = {

@@ -25,10 +25,66 @@ export type ColumnType =
   | "float64_list"
   | { fixedFloat32: number };
 
-/** Column name → type, in the order the columns are written. */
-export type TableSpec = Record<string, ColumnType>;
+/** A scalar or list column type that may be marked nullable. */
+type NamedType = Exclude<ColumnType, object>;
 
-function arrowType(type: ColumnType): arrow.DataType {
+/**
+ * A column's type in a spec. A trailing `?` marks a column that may hold
+ * nulls (e.g. a canonical's `bug_type`): it changes the row type only, not
+ * the Arrow schema, which marks every field nullable as it always has.
+ */
+export type ColumnSpec = ColumnType | `${NamedType}?`;
+
+/** Column name → type, in the order the columns are written. */
+export type TableSpec = Readonly<Record<string, ColumnSpec>>;
+
+/** The JavaScript value a column of type `C` reads as (see {@link rowsOf}). */
+export type ValueOf<C> = C extends `${infer T}?` ? ValueOf<T> | null
+  : C extends "utf8" ? string
+  : C extends "bool" ? boolean
+  : C extends "int32" | "float64" | "float32" ? number
+  : C extends "utf8_list" ? string[]
+  : C extends "int32_list" | "float64_list" ? number[]
+  : C extends { fixedFloat32: number } ? Float32Array
+  : never;
+
+/** The row type of a table spec, derived column by column. */
+export type RowOf<S extends TableSpec> = { -readonly [K in keyof S]: ValueOf<S[K]> };
+
+/**
+ * Declare a table spec keeping its literal column types, so that
+ * `RowOf<typeof SPEC>` is the row type and no row interface is written by hand.
+ *
+ * @example
+ * ```ts
+ * const POINTS = tableSpec({ id: "utf8", x: "float64", label: "utf8?" });
+ * type Point = RowOf<typeof POINTS>; // { id: string; x: number; label: string | null }
+ * ```
+ */
+export function tableSpec<const S extends TableSpec>(spec: S): S {
+  return spec;
+}
+
+/**
+ * The columns `names` of `spec`, for a reader that needs only those: it
+ * checks (and its rows are typed with) just them.
+ */
+export function pick<S extends TableSpec, K extends keyof S & string>(
+  spec: S,
+  ...names: K[]
+): Pick<S, K> {
+  const out: Partial<Record<K, ColumnSpec>> = {};
+  for (const name of names) out[name] = spec[name];
+  return out as Pick<S, K>;
+}
+
+function baseType(type: ColumnSpec): ColumnType {
+  if (typeof type === "string" && type.endsWith("?")) return type.slice(0, -1) as NamedType;
+  return type as ColumnType;
+}
+
+function arrowType(spec: ColumnSpec): arrow.DataType {
+  const type = baseType(spec);
   if (typeof type === "object") {
     return new arrow.FixedSizeList(type.fixedFloat32, new arrow.Field("item", new arrow.Float32()));
   }
@@ -134,10 +190,61 @@ export async function readTable(path: string): Promise<arrow.Table> {
 
 /**
  * Read a table as plain row objects: list columns become arrays, fixed-size
- * float lists become Float32Array, nulls stay null.
+ * float lists become Float32Array, nulls stay null. Unchecked: for code that
+ * inspects arbitrary tables (tests, SQL); a stage reads its inputs with
+ * {@link readTableRows} and the table's spec.
  */
 export async function readRows<T = Record<string, unknown>>(path: string): Promise<T[]> {
   return rowsOf<T>(await readTable(path));
+}
+
+/**
+ * Read pipeline table `path` as rows of `spec`, after checking that the
+ * file has every column of the spec with the spec's Arrow type (extra
+ * columns are allowed and read too). A mismatch is a one-line error naming
+ * the file and the column.
+ *
+ * @example
+ * ```ts
+ * const tasks = await readTableRows(tablePath("tasks"), TASKS); // TaskRow[]
+ * ```
+ */
+export async function readTableRows<S extends TableSpec>(
+  path: string,
+  spec: S,
+): Promise<RowOf<S>[]> {
+  return checkedRowsOf(await readTable(path), spec, path);
+}
+
+/**
+ * Rows of an in-memory table as rows of `spec`, checked as
+ * {@link readTableRows} does; `where` names the table in errors.
+ */
+export function checkedRowsOf<S extends TableSpec>(
+  table: arrow.Table,
+  spec: S,
+  where: string,
+): RowOf<S>[] {
+  checkSchema(table.schema, spec, where);
+  return rowsOf<RowOf<S>>(table);
+}
+
+/**
+ * Throw unless `schema` has every column of `spec` with its Arrow type.
+ * Types are compared as Arrow prints them (`Utf8`, `List<Utf8>`,
+ * `FixedSizeList[384]<Float32>`), which covers list item and size too.
+ */
+export function checkSchema(schema: arrow.Schema, spec: TableSpec, where: string): void {
+  const fields = new Map(schema.fields.map((f) => [f.name, f]));
+  for (const [name, type] of Object.entries(spec)) {
+    const expected = String(arrowType(type));
+    const field = fields.get(name);
+    if (!field) throw new Error(`${where}: column "${name}" is missing, expected ${expected}`);
+    const got = String(field.type);
+    if (got !== expected) {
+      throw new Error(`${where}: column "${name}" is ${got}, expected ${expected}`);
+    }
+  }
 }
 
 /** Plain row objects of an in-memory table (see {@link readRows}). */

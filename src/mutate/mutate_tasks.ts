@@ -1,25 +1,16 @@
 import { sha256Hex } from "../io/hash.ts";
 import { progress } from "../io/progress.ts";
 import type { Reject } from "../io/rejects.ts";
-import { BUG_TYPES } from "../tables/schema.ts";
+import { BUG_TYPES, type MutantRow, type TaskRow } from "../tables/schema.ts";
 import { type Candidate, mutateCodeWith } from "./mutate_code.ts";
 import type { PythonParser } from "./python_parser.ts";
 import { DEFAULT_SEED, selectionOrder } from "./select.ts";
 
 /** The fields of a `tasks` row the mutation stage reads. */
-export interface TaskInput {
-  task_id: string;
-  source: string;
-  canonical: string;
-}
+export type TaskInput = Pick<TaskRow, "task_id" | "source" | "canonical">;
 
 /** One row of the `mutants` table. */
-export interface MutantRow extends Candidate {
-  snippet_id: string;
-  task_id: string;
-  order: number;
-  code_sha256: string;
-}
+export type { MutantRow };
 
 /** Per-source coverage: how many tasks have enough candidates to make a benchmark item. */
 export interface SourceCoverage {

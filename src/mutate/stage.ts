@@ -1,14 +1,13 @@
-import { readRows, writeTable } from "../io/arrow_table.ts";
+import { pick, readTableRows, writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { tablePath } from "../io/paths.ts";
 import { writeRejects } from "../io/rejects.ts";
-import { MUTANTS } from "../tables/schema.ts";
+import { MUTANTS, TASKS } from "../tables/schema.ts";
 import { loadPythonParser } from "./python_parser.ts";
 import {
   type MutateStageOptions,
   type MutateStageResult,
   mutateTasksParallel,
-  type TaskInput,
 } from "./mutate_tasks.ts";
 
 export {
@@ -37,7 +36,7 @@ export async function runMutateStage(options: MutateStageOptions = {}): Promise<
     }
     throw e;
   });
-  const tasks = await readRows<TaskInput>(path);
+  const tasks = await readTableRows(path, pick(TASKS, "task_id", "source", "canonical"));
   const parser = await loadPythonParser();
   const { rows, rejects, summary } = await mutateTasksParallel(parser, tasks, options);
   await writeTable("mutants", rows as unknown as Record<string, unknown>[], MUTANTS, {

@@ -1,11 +1,20 @@
-import { readRows, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, summarizeRejects, writeRejects } from "../io/rejects.ts";
 import { sha256Hex } from "../io/hash.ts";
-import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES, VALIDATION } from "../tables/schema.ts";
+import {
+  CORPUS,
+  EXECUTION_TIMES,
+  EXECUTIONS,
+  type MutantRow,
+  MUTANTS,
+  QUERIES,
+  type TaskRow,
+  TASKS,
+  VALIDATION,
+} from "../tables/schema.ts";
 import { allPass, complete, type TestOutcome, timeoutOnly } from "./outcome.ts";
 import type { Runtime } from "./pool.ts";
-import type { TaskRow as TaskRecord } from "../tables/schema.ts";
 import { type RunSuitesReport, type SuiteResult, SuiteRunner } from "./run_suites.ts";
 import { inShard, type Shard } from "../pipeline/shard.ts";
 
@@ -13,24 +22,6 @@ export { VALIDATION };
 
 /** Distractors kept per task, at most. */
 export const MAX_DISTRACTORS = 4;
-
-/** The columns of a task the oracle reads (setup and tests may be null in a hand-made table). */
-type TaskRow =
-  & Pick<TaskRecord, "task_id" | "source" | "domain" | "query" | "entry_point" | "canonical">
-  & { setup: string | null; tests: string[] | null };
-
-interface MutantRow {
-  snippet_id: string;
-  task_id: string;
-  bug_type: string;
-  operator: string;
-  order: number;
-  line: number;
-  before: string;
-  after: string;
-  code: string;
-  code_sha256: string;
-}
 
 /** Options of {@link runOracleStage}. */
 export interface OracleStageOptions {
@@ -198,8 +189,8 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
 
 /** Read tasks and mutants; a mutant without code or task is a reject, a task without a canonical an error. */
 async function readOracleInputs(): Promise<OracleInputs> {
-  const tasks = await readRows<TaskRow>(tablePath("tasks"));
-  const mutants = await readRows<MutantRow>(tablePath("mutants"));
+  const tasks = await readTableRows(tablePath("tasks"), TASKS);
+  const mutants = await readTableRows(tablePath("mutants"), MUTANTS);
   const taskById = new Map<string, TaskRow>();
   for (const t of tasks) {
     if (typeof t.canonical !== "string") {

@@ -1,4 +1,4 @@
-import type { TableSpec } from "../io/arrow_table.ts";
+import { type RowOf, tableSpec } from "../io/arrow_table.ts";
 
 /**
  * The pipeline's tables: the contract between stages, the report and SQL
@@ -7,7 +7,7 @@ import type { TableSpec } from "../io/arrow_table.ts";
  */
 
 /** One task: a query, its canonical solution and its tests. */
-export const TASKS: TableSpec = {
+export const TASKS = tableSpec({
   task_id: "utf8", // "<source>/<id in source>", e.g. "mbpp/1", "humaneval/0", "builtin/bits_popcount"
   source: "utf8", // builtin | mbpp | humaneval | release | jsonl:<file name>
   source_id: "utf8", // the id as the source spells it
@@ -20,37 +20,26 @@ export const TASKS: TableSpec = {
   tests: "utf8_list", // each one statement, runnable after setup + code
   extra_tests: "utf8_list", // flagged extras (MBPP challenge_test_list); not used as gates
   locator: "utf8", // file:line where the task came from
-};
+});
 
 /**
  * One row of {@link TASKS}, as the tasks stage writes it (no column is null).
  * Stages that read only some columns pick them from this type.
  */
-export interface TaskRow {
-  task_id: string;
-  source: string;
-  source_id: string;
-  domain: string;
-  domain_inferred: boolean;
-  query: string;
-  entry_point: string;
-  canonical: string;
-  setup: string;
-  tests: string[];
-  extra_tests: string[];
-  locator: string;
-}
+export type TaskRow = RowOf<typeof TASKS>;
 
 /** A rejected input row or candidate, at any stage. Nothing is silently dropped. */
-export const REJECTS: TableSpec = {
+export const REJECTS = tableSpec({
   stage: "utf8", // tasks | mutate | oracle | embed | ...
   source: "utf8",
   locator: "utf8", // file:line or an id
   reason: "utf8",
-};
+});
+/** One row of {@link REJECTS}. */
+export type RejectRow = RowOf<typeof REJECTS>;
 
 /** A candidate buggy variant of a canonical. */
-export const MUTANTS: TableSpec = {
+export const MUTANTS = tableSpec({
   snippet_id: "utf8", // "<task_id>#m<order>"
   task_id: "utf8",
   bug_type: "utf8",
@@ -63,39 +52,47 @@ export const MUTANTS: TableSpec = {
   after: "utf8", // that line after ("" when the line was deleted)
   code: "utf8",
   code_sha256: "utf8",
-};
+});
+/** One row of {@link MUTANTS}. */
+export type MutantRow = RowOf<typeof MUTANTS>;
 
 /** One test's outcome for one snippet. */
-export const EXECUTIONS: TableSpec = {
+export const EXECUTIONS = tableSpec({
   code_sha256: "utf8", // sha256 of setup + code as executed
   tests_sha256: "utf8", // sha256 of the JSON list of test statements
   runtime: "utf8", // e.g. pyodide-314.0.7 or cpython-3.11.7
   test_index: "int32",
   outcome: "utf8", // pass | FAIL | TIMEOUT | ERROR:<ExceptionType> | NOT_RUN (candidate stopped at a TIMEOUT)
-};
+});
+/** One row of {@link EXECUTIONS}. */
+export type ExecutionRow = RowOf<typeof EXECUTIONS>;
 
 /**
  * How long each test of `executions` took. A measurement, kept apart from the
  * outcomes so that every result table is byte-identical across runs and
  * machines; this one (like an embedding file's created_at) cannot be.
  */
-export const EXECUTION_TIMES: TableSpec = {
+export const EXECUTION_TIMES = tableSpec({
   code_sha256: "utf8",
   tests_sha256: "utf8",
   runtime: "utf8",
   test_index: "int32",
   ms: "float64",
-};
+});
+/** One row of {@link EXECUTION_TIMES}. */
+export type ExecutionTimeRow = RowOf<typeof EXECUTION_TIMES>;
 
 /** The oracle's gate counts, long form: one row per (gate, source). */
-export const VALIDATION: TableSpec = {
+export const VALIDATION = tableSpec({
   gate: "utf8", // e.g. canonical_pass, equivalent, tasks_with_distractors:4, bug_type:off_by_one
   source: "utf8", // a task source, or "all"
   count: "int32",
-};
+});
+/** One row of {@link VALIDATION}. */
+export type ValidationRow = RowOf<typeof VALIDATION>;
 
 /** One benchmark query (one per kept task). */
-export const QUERIES: TableSpec = {
+export const QUERIES = tableSpec({
   query_id: "utf8", // equals the task_id
   task_id: "utf8",
   source: "utf8",
@@ -105,41 +102,47 @@ export const QUERIES: TableSpec = {
   tests: "utf8_list",
   correct_ids: "utf8_list",
   distractor_ids: "utf8_list",
-};
+});
+/** One row of {@link QUERIES}. */
+export type QueryRow = RowOf<typeof QUERIES>;
 
 /** One snippet of the retrieval pool. */
-export const CORPUS: TableSpec = {
+export const CORPUS = tableSpec({
   corpus_id: "utf8", // canonical: "<task_id>#c"; distractor: its snippet_id
   task_id: "utf8",
   source: "utf8",
   domain: "utf8",
   label: "utf8", // correct | incorrect
-  bug_type: "utf8", // null on canonicals
-  operator: "utf8", // null on canonicals
-  line: "int32",
-  before: "utf8",
-  after: "utf8",
+  bug_type: "utf8?", // null on canonicals
+  operator: "utf8?", // null on canonicals
+  line: "int32?", // this and before/after: null on canonicals
+  before: "utf8?",
+  after: "utf8?",
   timeout_only: "bool", // distractor whose tests that ran fail only by TIMEOUT (kept, flagged)
   code: "utf8",
   code_sha256: "utf8",
-};
+});
+/** One row of {@link CORPUS}. */
+export type CorpusRow = RowOf<typeof CORPUS>;
 
 /** One row per result of the top 10 (plus the canonical's own row when lower). */
-export const RANKINGS: TableSpec = {
+export const RANKINGS = tableSpec({
   config: "utf8",
   query_id: "utf8",
   rank: "int32", // 1-based after the deterministic tie-break
   corpus_id: "utf8",
   score: "float64",
   label: "utf8",
-  bug_type: "utf8",
+  bug_type: "utf8?", // null on canonicals
   own_task: "bool", // the snippet belongs to the query's own task
   tie: "bool", // another document has exactly this score
   in_top: "bool", // rank <= 10; false only on the canonical's own row
-};
+});
+/** One row of {@link RANKINGS}. */
+export type RankingRow = RowOf<typeof RANKINGS>;
 
 /** Per (config, query, metric, k) value; k = 0 for metrics without a cutoff. */
-export const PER_QUERY: TableSpec = {
+export const PER_QUERY = tableSpec({
   config: "utf8",
   query_id: "utf8",
   source: "utf8",
@@ -147,10 +150,12 @@ export const PER_QUERY: TableSpec = {
   metric: "utf8", // exec, precision, ndcg, gap, expected_exec, mrr, canonical_rank, margin, ...
   k: "int32",
   value: "float64",
-};
+});
+/** One row of {@link PER_QUERY}. */
+export type PerQueryRow = RowOf<typeof PER_QUERY>;
 
 /** Aggregate of a metric with its bootstrap interval. */
-export const METRICS: TableSpec = {
+export const METRICS = tableSpec({
   config: "utf8",
   metric: "utf8",
   k: "int32",
@@ -158,10 +163,12 @@ export const METRICS: TableSpec = {
   ci_low: "float64",
   ci_high: "float64",
   n: "int32",
-};
+});
+/** One row of {@link METRICS}. */
+export type MetricRow = RowOf<typeof METRICS>;
 
 /** A paired comparison of two configs on one metric at one k. */
-export const PAIRWISE: TableSpec = {
+export const PAIRWISE = tableSpec({
   config_a: "utf8",
   config_b: "utf8",
   metric: "utf8",
@@ -171,13 +178,15 @@ export const PAIRWISE: TableSpec = {
   delta: "float64", // a - b
   ci_low: "float64",
   ci_high: "float64",
-  a_only: "int32", // McNemar counts (exec only, else null)
-  b_only: "int32",
-  both: "int32",
-  neither: "int32",
-  p_mcnemar: "float64",
-  p_holm: "float64",
-};
+  a_only: "int32?", // McNemar counts (exec only, else null)
+  b_only: "int32?",
+  both: "int32?",
+  neither: "int32?",
+  p_mcnemar: "float64?",
+  p_holm: "float64?",
+});
+/** One row of {@link PAIRWISE}. */
+export type PairwiseRow = RowOf<typeof PAIRWISE>;
 
 /** The paper's ten task domains. */
 export const DOMAINS = [

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { readRows } from "../io/arrow_table.ts";
+import { pick, readTableRows, type TableSpec } from "../io/arrow_table.ts";
 import { embeddingsDir, tablePath } from "../io/paths.ts";
 import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
 import { loadPythonParser } from "../mutate/python_parser.ts";
@@ -7,35 +7,9 @@ import { verifyMutant } from "../mutate/verify_mutant.ts";
 import { summarizeEmbeddingFile } from "../embed/embedding_file.ts";
 import { checkMetricsAgainstRankings } from "../stats/recompute.ts";
 import { type Check, verdict } from "./check.ts";
-import type { TaskRow as TaskRecord } from "../tables/schema.ts";
+import { CORPUS, EXECUTIONS, MUTANTS, QUERIES, TASKS } from "../tables/schema.ts";
 
-type TaskRow = Pick<TaskRecord, "task_id" | "canonical" | "setup" | "tests">;
-interface CorpusRow {
-  corpus_id: string;
-  task_id: string;
-  source: string;
-  label: string;
-  bug_type: string | null;
-  code: string;
-  timeout_only: boolean | null;
-}
-interface MutantRow {
-  snippet_id: string;
-  bug_type: string;
-  line: number;
-  before: string;
-  after: string;
-  code: string;
-  code_sha256: string;
-}
-interface ExecutionRow {
-  code_sha256: string;
-  tests_sha256: string;
-  test_index: number;
-  outcome: string;
-}
-
-const rows = <T>(name: string) => readRows<T>(tablePath(name));
+const rows = <S extends TableSpec>(name: string, spec: S) => readTableRows(tablePath(name), spec);
 
 /**
  * Re-verify the benchmark from the recorded executions: every canonical in
@@ -45,16 +19,16 @@ const rows = <T>(name: string) => readRows<T>(tablePath(name));
 export const poolVerifiedByExecutions: Check = {
   name: "canonicals pass all tests, distractors fail one (from executions)",
   async run() {
-    const tasks = new Map((await rows<TaskRow>("tasks")).map((t) => [t.task_id, t]));
+    const tasks = new Map((await rows("tasks", TASKS)).map((t) => [t.task_id, t]));
     const outcomes = new Map<string, string[]>();
-    for (const e of await rows<ExecutionRow>("executions")) {
+    for (const e of await rows("executions", EXECUTIONS)) {
       const key = `${e.code_sha256}:${e.tests_sha256}`;
       const list = outcomes.get(key) ?? [];
       list[e.test_index] = e.outcome;
       outcomes.set(key, list);
     }
     const problems: string[] = [];
-    const corpus = await rows<CorpusRow>("corpus");
+    const corpus = await rows("corpus", CORPUS);
     for (const c of corpus) {
       const task = tasks.get(c.task_id);
       if (!task) {
@@ -85,13 +59,13 @@ export const poolVerifiedByExecutions: Check = {
 export const distractorsOneEdit: Check = {
   name: "each distractor is one edit of its recorded type from its canonical",
   async run() {
-    const tasks = new Map((await rows<TaskRow>("tasks")).map((t) => [t.task_id, t]));
-    const mutants = new Map((await rows<MutantRow>("mutants")).map((m) => [m.snippet_id, m]));
+    const tasks = new Map((await rows("tasks", TASKS)).map((t) => [t.task_id, t]));
+    const mutants = new Map((await rows("mutants", MUTANTS)).map((m) => [m.snippet_id, m]));
     const parser = await loadPythonParser();
     const problems: string[] = [];
     let n = 0;
     let released = 0;
-    for (const c of await rows<CorpusRow>("corpus")) {
+    for (const c of await rows("corpus", CORPUS)) {
       if (c.label !== "incorrect") continue;
       // The release's distractors were written by LLMs, not by the engine:
       // their type cannot be checked mechanically (release_mutations shows
@@ -128,8 +102,8 @@ export const distractorsOneEdit: Check = {
 export const embeddingsHealthy: Check = {
   name: "embeddings are finite, non-zero and of declared size",
   async run() {
-    const nq = (await rows<{ query_id: string }>("queries")).length;
-    const nd = (await rows<{ corpus_id: string }>("corpus")).length;
+    const nq = (await rows("queries", pick(QUERIES, "query_id"))).length;
+    const nd = (await rows("corpus", pick(CORPUS, "corpus_id"))).length;
     const problems: string[] = [];
     const files = embeddingFileNames();
     // A run whose configs are all sparse (BM25, TF-IDF) writes no embeddings

@@ -1,31 +1,11 @@
 import { join } from "node:path";
-import { readRows } from "../io/arrow_table.ts";
+import { readTableRows, type TableSpec } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { outDir, tablePath } from "../io/paths.ts";
+import { CORPUS, MUTANTS, QUERIES, type RankingRow, RANKINGS, TASKS } from "../tables/schema.ts";
 import { type Check, verdict } from "./check.ts";
 
-interface QueryRow {
-  query_id: string;
-  task_id: string;
-  correct_ids: string[];
-  distractor_ids: string[];
-}
-interface CorpusRow {
-  corpus_id: string;
-  task_id: string;
-  label: string;
-  bug_type: string | null;
-}
-interface RankingRow {
-  config: string;
-  query_id: string;
-  rank: number;
-  corpus_id: string;
-  label: string;
-  in_top: boolean;
-}
-
-const rows = <T>(name: string) => readRows<T>(tablePath(name));
+const rows = <S extends TableSpec>(name: string, spec: S) => readTableRows(tablePath(name), spec);
 
 function duplicates(values: string[]): string[] {
   const seen = new Set<string>();
@@ -38,16 +18,16 @@ function duplicates(values: string[]): string[] {
 export const uniqueIds: Check = {
   name: "ids are unique in every table",
   async run() {
-    const keys: [string, string][] = [
-      ["tasks", "task_id"],
-      ["mutants", "snippet_id"],
-      ["queries", "query_id"],
-      ["corpus", "corpus_id"],
+    const keys: [string, string, TableSpec][] = [
+      ["tasks", "task_id", TASKS],
+      ["mutants", "snippet_id", MUTANTS],
+      ["queries", "query_id", QUERIES],
+      ["corpus", "corpus_id", CORPUS],
     ];
     const problems: string[] = [];
     let n = 0;
-    for (const [table, key] of keys) {
-      const values = (await rows<Record<string, string>>(table)).map((r) => r[key]);
+    for (const [table, key, spec] of keys) {
+      const values = (await rows(table, spec)).map((r) => String(r[key]));
       n += values.length;
       for (const d of duplicates(values)) problems.push(`${table}.${key} "${d}" repeats`);
     }
@@ -63,8 +43,8 @@ export const uniqueIds: Check = {
 export const queriesMatchCorpus: Check = {
   name: "every query has its canonical and distractors in the pool",
   async run() {
-    const queries = await rows<QueryRow>("queries");
-    const corpus = new Map((await rows<CorpusRow>("corpus")).map((c) => [c.corpus_id, c]));
+    const queries = await rows("queries", QUERIES);
+    const corpus = new Map((await rows("corpus", CORPUS)).map((c) => [c.corpus_id, c]));
     const problems: string[] = [];
     const used = new Set<string>();
     for (const q of queries) {
@@ -92,9 +72,9 @@ export const queriesMatchCorpus: Check = {
 export const rankingsComplete: Check = {
   name: "rankings are complete and consistent with the pool",
   async run() {
-    const queries = await rows<QueryRow>("queries");
-    const corpus = new Map((await rows<CorpusRow>("corpus")).map((c) => [c.corpus_id, c]));
-    const ranking = await rows<RankingRow>("rankings");
+    const queries = await rows("queries", QUERIES);
+    const corpus = new Map((await rows("corpus", CORPUS)).map((c) => [c.corpus_id, c]));
+    const ranking = await rows("rankings", RANKINGS);
     const top = Math.min(10, corpus.size);
     const byKey = new Map<string, RankingRow[]>();
     for (const r of ranking) {

@@ -5,17 +5,12 @@
  * `metadata` with the task, label and bug type; qrels list the correct ids
  * with score 1 (BEIR treats unlisted documents as non-relevant).
  */
+import type { CorpusRow, QueryRow } from "../tables/schema.ts";
 
 /** The files of a BEIR-layout dataset, path → text. */
 export function beirFiles(
-  queries: readonly { query_id: string; query: string; correct_ids: string[] }[],
-  corpus: readonly {
-    corpus_id: string;
-    task_id: string;
-    label: string;
-    bug_type: string | null;
-    code: string;
-  }[],
+  queries: readonly Pick<QueryRow, "query_id" | "query" | "correct_ids">[],
+  corpus: readonly Pick<CorpusRow, "corpus_id" | "task_id" | "label" | "bug_type" | "code">[],
 ): Record<string, string> {
   const corpusJsonl = corpus.map((d) =>
     JSON.stringify({

@@ -1,9 +1,10 @@
 import { join } from "node:path";
-import { readRows } from "../io/arrow_table.ts";
+import { readTableRows } from "../io/arrow_table.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { outDir, tablePath } from "../io/paths.ts";
 import { beirFiles } from "./beir.ts";
-import { type RunRow, trecQrels, trecRun } from "./trec.ts";
+import { trecQrels, trecRun } from "./trec.ts";
+import { CORPUS, QUERIES, type RankingRow, RANKINGS } from "../tables/schema.ts";
 
 /** Options of {@link runExport}. */
 export interface ExportOptions {
@@ -27,14 +28,11 @@ export async function runExport(options: ExportOptions): Promise<string[]> {
     await atomicWrite(path, text);
     written.push(path);
   };
-  type Q = { query_id: string; query: string; correct_ids: string[]; distractor_ids: string[] };
-  const queries = await readRows<Q>(tablePath("queries"));
+  const queries = await readTableRows(tablePath("queries"), QUERIES);
   if (options.trec) {
     await write(join(out, "trec", "qrels.txt"), trecQrels(queries));
-    const rows =
-      (await readRows<RunRow & { config: string; in_top: boolean }>(tablePath("rankings")))
-        .filter((r) => r.in_top);
-    const byConfig = new Map<string, (RunRow & { config: string })[]>();
+    const rows = (await readTableRows(tablePath("rankings"), RANKINGS)).filter((r) => r.in_top);
+    const byConfig = new Map<string, RankingRow[]>();
     for (const r of rows) {
       let list = byConfig.get(r.config);
       if (!list) byConfig.set(r.config, list = []);
@@ -47,14 +45,7 @@ export async function runExport(options: ExportOptions): Promise<string[]> {
     }
   }
   if (options.beir) {
-    type D = {
-      corpus_id: string;
-      task_id: string;
-      label: string;
-      bug_type: string | null;
-      code: string;
-    };
-    const corpus = await readRows<D>(tablePath("corpus"));
+    const corpus = await readTableRows(tablePath("corpus"), CORPUS);
     for (const [name, text] of Object.entries(beirFiles(queries, corpus))) {
       await write(join(out, "beir", name), text);
     }

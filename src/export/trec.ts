@@ -14,12 +14,10 @@
  * query's distractors.
  */
 
+import type { QueryRow, RankingRow } from "../tables/schema.ts";
+
 /** One row of a run (from rankings.arrow). */
-export interface RunRow {
-  query_id: string;
-  corpus_id: string;
-  rank: number;
-}
+export type RunRow = Pick<RankingRow, "query_id" | "corpus_id" | "rank">;
 
 /**
  * TREC run text for one config; rows in query order, then rank.
@@ -48,7 +46,7 @@ export function trecRun(runName: string, rows: readonly RunRow[]): string {
  * ```
  */
 export function trecQrels(
-  queries: readonly { query_id: string; correct_ids: string[]; distractor_ids: string[] }[],
+  queries: readonly Pick<QueryRow, "query_id" | "correct_ids" | "distractor_ids">[],
 ): string {
   let out = "";
   for (const q of queries) {

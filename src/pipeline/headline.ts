@@ -1,5 +1,6 @@
-import { readRows } from "../io/arrow_table.ts";
+import { readTableRows } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
+import { METRICS } from "../tables/schema.ts";
 
 /** The paper's headline numbers for one config. */
 export interface HeadlineRow {
@@ -12,20 +13,13 @@ export interface HeadlineRow {
   belowShare: number | null;
 }
 
-interface MetricRow {
-  config: string;
-  metric: string;
-  k: number;
-  value: number;
-}
-
 /**
  * Headline numbers per config from the `metrics` table, best exec@1 first:
  * the figures the paper leads with (exec@1 vs exec@10, rank-1 miss
  * attribution, canonical-below-distractor share).
  */
 export async function headline(): Promise<HeadlineRow[]> {
-  const rows = await readRows<MetricRow>(tablePath("metrics"));
+  const rows = await readTableRows(tablePath("metrics"), METRICS);
   const get = (config: string, metric: string, k: number) =>
     rows.find((r) => r.config === config && r.metric === metric && r.k === k)?.value ?? null;
   const configs = [...new Set(rows.map((r) => r.config))];

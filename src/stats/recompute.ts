@@ -1,29 +1,28 @@
-import { readRows } from "../io/arrow_table.ts";
+import { pick, readTableRows } from "../io/arrow_table.ts";
+import { METRICS, QUERIES, type RankingRow, RANKINGS } from "../tables/schema.ts";
 import { tablePath } from "../io/paths.ts";
-import { exec_at_k } from "../metrics/exec_at_k.ts";
-import { precision_at_k } from "../metrics/precision_at_k.ts";
-import { exec_ndcg_gap, ndcg_at_k } from "../metrics/ndcg_at_k.ts";
-import { reciprocal_rank } from "../metrics/mrr.ts";
+import {
+  evaluateMetrics,
+  METRIC_REGISTRY,
+  type MetricEntry,
+  recomputableMetrics,
+  recomputableNames,
+} from "../metrics/registry.ts";
 
 /** The rankings columns the recomputation reads. */
-export interface RankingLike {
-  config: string;
-  query_id: string;
-  rank: number;
-  corpus_id: string;
-  in_top: boolean;
-}
+export type RankingLike = Pick<RankingRow, "config" | "query_id" | "rank" | "corpus_id" | "in_top">;
 
 /** Metrics that can be recomputed from rankings alone (k ≤ 10 for the cutoff ones). */
-export const RECOMPUTABLE = ["exec", "precision", "ndcg", "gap", "mrr", "canonical_rank"];
+export const RECOMPUTABLE: readonly string[] = recomputableNames();
 
 /**
  * Recompute, from the rankings table and each query's correct ids, every
- * metric the top 10 plus the canonical's own row determine — exec, precision,
- * nDCG, the gap and MRR@k at k ≤ 10, the uncut MRR and the mean canonical rank — with the same
- * metric functions the score stage uses. Returns `"config|metric|k" → mean
- * over queries`. (Tie-aware exec@1, margins and per-bug-type shares need the
- * full scores and are not recomputable from rankings.)
+ * metric the top 10 plus the canonical's own row determine — the registry's
+ * recomputable entries (built in: exec, precision, nDCG, the gap and MRR@k at
+ * k ≤ 10, the uncut MRR and the mean canonical rank) — with the same entries
+ * the score stage evaluates. Returns `"config|metric|k" → mean over
+ * queries`. (Tie-aware exec@1, margins and per-bug-type shares need the full
+ * scores and are not recomputable from rankings.)
  *
  * @example
  * ```ts
@@ -35,7 +34,10 @@ export function recomputeMetricsFromRankings(
   rankings: readonly RankingLike[],
   queries: readonly { query_id: string; correct_ids: string[] }[],
   ks: readonly number[] = [1, 3, 5, 10],
+  registry: readonly MetricEntry[] = METRIC_REGISTRY,
 ): Map<string, number> {
+  const metrics = recomputableMetrics(registry);
+  const cutoffs = ks.filter((k) => k <= 10); // rankings keep 10 ranks
   const correct = new Map(queries.map((q) => [q.query_id, new Set(q.correct_ids)]));
   const byQuery = new Map<string, RankingLike[]>();
   for (const r of rankings) {
@@ -58,21 +60,14 @@ export function recomputeMetricsFromRankings(
     if (!ids) throw new Error(`rankings: query ${query_id} is not in the queries table`);
     const top = rows.filter((r) => r.in_top).sort((a, b) => a.rank - b.rank);
     const relevant = top.map((r) => ids.has(r.corpus_id));
-    for (const k of ks) {
-      if (k > 10) continue; // rankings keep 10 ranks
-      add(config, "exec", k, exec_at_k(relevant, k));
-      add(config, "precision", k, precision_at_k(relevant, k));
-      add(config, "ndcg", k, ndcg_at_k(relevant, k, ids.size));
-      add(config, "gap", k, exec_ndcg_gap(relevant, k, ids.size));
-      const first = relevant.indexOf(true);
-      add(config, "mrr", k, first >= 0 && first < k ? reciprocal_rank(first + 1) : 0);
-    }
     const canonical = Math.min(...rows.filter((r) => ids.has(r.corpus_id)).map((r) => r.rank));
     if (!Number.isFinite(canonical)) {
       throw new Error(`rankings: ${config} has no row for a correct id of ${query_id}`);
     }
-    add(config, "mrr", 0, reciprocal_rank(canonical));
-    add(config, "canonical_rank", 0, canonical);
+    const evidence = { relevant, relevantCount: ids.size, canonicalRank: canonical };
+    for (const p of evaluateMetrics(metrics, evidence, cutoffs)) {
+      add(config, p.metric, p.k, p.value);
+    }
   }
   return new Map([...sums].map(([k, [s, n]]) => [k, s / n]));
 }
@@ -95,11 +90,12 @@ export interface MetricMismatch {
 export async function checkMetricsAgainstRankings(
   tolerance = 1e-9,
 ): Promise<{ checked: number; mismatches: MetricMismatch[] }> {
-  const rankings = await readRows<RankingLike>(tablePath("rankings"));
-  const queries = await readRows<{ query_id: string; correct_ids: string[] }>(tablePath("queries"));
-  const metrics = await readRows<{ config: string; metric: string; k: number; value: number }>(
-    tablePath("metrics"),
+  const rankings = await readTableRows(tablePath("rankings"), RANKINGS);
+  const queries = await readTableRows(
+    tablePath("queries"),
+    pick(QUERIES, "query_id", "correct_ids"),
   );
+  const metrics = await readTableRows(tablePath("metrics"), METRICS);
   const ks = [...new Set(metrics.filter((m) => m.metric === "exec").map((m) => m.k))];
   const recomputed = recomputeMetricsFromRankings(rankings, queries, ks);
   const mismatches: MetricMismatch[] = [];

@@ -1,23 +1,16 @@
 import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
 import { runStatsStage } from "../../stats/stage.ts";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from "../../stats/bootstrap.ts";
-import { readRows } from "../../io/arrow_table.ts";
+import { readTableRows } from "../../io/arrow_table.ts";
 import { tablePath } from "../../io/paths.ts";
+import { type MetricRow, METRICS } from "../../tables/schema.ts";
 
 /** The headline numbers per config, as a plain-text table. */
 async function headline(): Promise<string> {
-  type M = {
-    config: string;
-    metric: string;
-    k: number;
-    value: number;
-    ci_low: number;
-    ci_high: number;
-  };
-  const rows = await readRows<M>(tablePath("metrics"));
+  const rows = await readTableRows(tablePath("metrics"), METRICS);
   const get = (c: string, metric: string, k: number) =>
     rows.find((r) => r.config === c && r.metric === metric && r.k === k);
-  const fmt = (r: M | undefined, ci = false) =>
+  const fmt = (r: MetricRow | undefined, ci = false) =>
     r === undefined
       ? "-"
       : ci

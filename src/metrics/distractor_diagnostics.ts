@@ -1,3 +1,5 @@
+import type { ScoresMetric } from "./metric.ts";
+
 /**
  * The paper's diagnostics of how a retriever fails on near-clones: who wins
  * rank 1 when the canonical does not, whether the canonical scores below its
@@ -86,3 +88,61 @@ export function outrank_share_by_bug_type(
   }
   return out;
 }
+
+/**
+ * Registry entry of miss_own_distractor: on a rank-1 miss, 1 when the winner
+ * is one of the query's own distractors, 0 when it is another task's code;
+ * undefined (no row) on a hit.
+ */
+export const MISS_OWN_DISTRACTOR_METRIC: ScoresMetric = {
+  name: "miss_own_distractor",
+  at: 1,
+  label: "rank-1 misses to own distractors",
+  description: "On a rank-1 miss, the winner is a buggy copy of the query's own task.",
+  better: "lower",
+  leaderboard: false,
+  recomputable: false,
+  value: (q) => {
+    const outcome = rank1_outcome(q.relevant[0], q.top1OwnTask);
+    return outcome === "hit" ? null : outcome === "own_distractor" ? 1 : 0;
+  },
+};
+
+/** Registry entry of below_distractor (queries with distractors only). */
+export const BELOW_DISTRACTOR_METRIC: ScoresMetric = {
+  name: "below_distractor",
+  at: 0,
+  label: "canonical below a distractor",
+  description: "The canonical scores strictly below at least one of its own distractors.",
+  better: "lower",
+  leaderboard: false,
+  recomputable: false,
+  value: (q) =>
+    q.distractors.length === 0
+      ? null
+      : canonical_below_distractor(q.canonicalScore, q.distractors.map((d) => d.score)),
+};
+
+/** Registry entry of margin (queries with distractors only). */
+export const MARGIN_METRIC: ScoresMetric = {
+  name: "margin",
+  at: 0,
+  label: "canonical margin",
+  description: "Canonical score minus its best own distractor's score.",
+  better: "higher",
+  leaderboard: false,
+  recomputable: false,
+  value: (q) => canonical_margin(q.canonicalScore, q.distractors.map((d) => d.score)),
+};
+
+/** Registry entry of the fool rates: rows `outrank:<bug_type>`, one per bug type the query has. */
+export const OUTRANK_METRIC: ScoresMetric = {
+  name: "outrank",
+  at: 0,
+  label: "fool rate",
+  description: "Share of the query's own distractors of a bug type ranked above the canonical.",
+  better: "lower",
+  leaderboard: false,
+  recomputable: false,
+  value: (q) => outrank_share_by_bug_type(q.distractors),
+};

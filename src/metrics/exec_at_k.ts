@@ -1,3 +1,5 @@
+import type { RankingsMetric, ScoresMetric } from "./metric.ts";
+
 /**
  * exec@k: 1 when at least one snippet that passes the query's tests (one of
  * its correct ids) is among the first k results, else 0. Its mean over
@@ -34,3 +36,27 @@ export function expected_exec_at_1(tiedAtTop: number, correctTiedAtTop: number):
   if (tiedAtTop <= 0) throw new Error("expected_exec_at_1: no document at the top");
   return correctTiedAtTop / tiedAtTop;
 }
+
+/** Registry entry of exec@k. */
+export const EXEC_METRIC: RankingsMetric = {
+  name: "exec",
+  at: "each_k",
+  label: "exec@k",
+  description: "A snippet that passes the query's tests is among the first k results.",
+  better: "higher",
+  leaderboard: true,
+  recomputable: true,
+  value: (q, k) => exec_at_k(q.relevant, k),
+};
+
+/** Registry entry of the tie-aware exec@1 (needs the scores tied at the top). */
+export const EXPECTED_EXEC_METRIC: ScoresMetric = {
+  name: "expected_exec",
+  at: 1,
+  label: "tie-aware exec@1",
+  description: "Chance that a correct snippet is first when ties at the top are broken at random.",
+  better: "higher",
+  leaderboard: false,
+  recomputable: false,
+  value: (q) => expected_exec_at_1(q.tiedAtTop, q.correctTiedAtTop),
+};

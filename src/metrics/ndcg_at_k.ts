@@ -1,4 +1,5 @@
 import { exec_at_k } from "./exec_at_k.ts";
+import type { RankingsMetric } from "./metric.ts";
 
 /**
  * nDCG@k with binary gains (a correct snippet has gain 1, anything else 0) and
@@ -46,3 +47,27 @@ export function exec_ndcg_gap(
 ): number {
   return exec_at_k(relevant, k) - ndcg_at_k(relevant, k, relevantCount);
 }
+
+/** Registry entry of nDCG@k. */
+export const NDCG_METRIC: RankingsMetric = {
+  name: "ndcg",
+  at: "each_k",
+  label: "nDCG@k",
+  description: "nDCG@k with gain 1 for a correct snippet only (so nDCG@1 = exec@1).",
+  better: "higher",
+  leaderboard: true,
+  recomputable: true,
+  value: (q, k) => ndcg_at_k(q.relevant, k, q.relevantCount),
+};
+
+/** Registry entry of the exec–nDCG gap at k. */
+export const GAP_METRIC: RankingsMetric = {
+  name: "gap",
+  at: "each_k",
+  label: "gap@k",
+  description: "exec@k − nDCG@k: credit for a correct snippet found, but not first.",
+  better: "lower",
+  leaderboard: true,
+  recomputable: true,
+  value: (q, k) => exec_ndcg_gap(q.relevant, k, q.relevantCount),
+};

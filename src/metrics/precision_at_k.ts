@@ -1,3 +1,5 @@
+import type { RankingsMetric } from "./metric.ts";
+
 /**
  * precision@k (execution precision): the fraction of the first k results that
  * are correct. The denominator is k even when the ranking is shorter (as in
@@ -15,3 +17,15 @@ export function precision_at_k(relevant: readonly boolean[], k: number): number 
   for (let i = 0; i < n; i++) if (relevant[i]) hits++;
   return hits / k;
 }
+
+/** Registry entry of precision@k. */
+export const PRECISION_METRIC: RankingsMetric = {
+  name: "precision",
+  at: "each_k",
+  label: "precision@k",
+  description: "The share of the first k results that pass the query's tests.",
+  better: "higher",
+  leaderboard: true,
+  recomputable: true,
+  value: (q, k) => precision_at_k(q.relevant, k),
+};

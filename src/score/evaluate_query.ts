@@ -1,44 +1,14 @@
-import { exec_at_k, expected_exec_at_1 } from "../metrics/exec_at_k.ts";
-import { precision_at_k } from "../metrics/precision_at_k.ts";
-import { exec_ndcg_gap, ndcg_at_k } from "../metrics/ndcg_at_k.ts";
-import { reciprocal_rank } from "../metrics/mrr.ts";
-import {
-  canonical_below_distractor,
-  canonical_margin,
-  outrank_share_by_bug_type,
-  rank1_outcome,
-} from "../metrics/distractor_diagnostics.ts";
+import { evaluateMetrics, METRIC_REGISTRY, type MetricEntry } from "../metrics/registry.ts";
 import type { BenchmarkQuery, PoolDoc } from "./benchmark.ts";
 import { type Pool, rankQuery } from "./rank_query.ts";
 import { fnv1a32 } from "./tie_break.ts";
+import type { PerQueryRow, RankingRow } from "../tables/schema.ts";
 
 /** Ranks kept in the rankings table. */
 export const RANKINGS_DEPTH = 10;
 
-/** A row of the rankings table (spec RANKINGS). */
-export type RankingRow = {
-  config: string;
-  query_id: string;
-  rank: number;
-  corpus_id: string;
-  score: number;
-  label: string;
-  bug_type: string | null;
-  own_task: boolean;
-  tie: boolean;
-  in_top: boolean;
-};
-
-/** A row of the per_query table (spec PER_QUERY). */
-export type PerQueryRow = {
-  config: string;
-  query_id: string;
-  source: string;
-  domain: string;
-  metric: string;
-  k: number;
-  value: number;
-};
+/** A row of the rankings table and of the per_query table (derived from their specs). */
+export type { PerQueryRow, RankingRow };
 
 /** The pool with lookups, shared by every query of a config. */
 export interface PoolContext {
@@ -63,14 +33,12 @@ export function poolContext(docs: readonly PoolDoc[]): PoolContext {
  * is lower) and the per_query rows. The canonical is the query's best-ranked
  * correct id (there is one correct id per query in the paper's benchmark).
  *
- * Per-query metrics (k = 0 when there is no cutoff): exec, precision, ndcg,
- * gap and mrr (reciprocal rank cut at k, as trec_eval's recip_rank on a
- * depth-k run) at each k; expected_exec (k = 1, tie-aware); top_tie (k = 1, the top
- * score is shared); mrr (k = 0: uncut) and canonical_rank; miss_own_distractor (k = 1, only
- * on a rank-1 miss: 1 when the winner is one of the query's own distractors, 0
- * when it is another task's code); and, for queries with distractors,
- * below_distractor, margin and `outrank:<bug_type>` (the share of the
- * query's distractors of that type ranked above the canonical).
+ * The per_query rows are the metric registry's (src/metrics/registry.ts,
+ * default {@link METRIC_REGISTRY}) in its order: for each k the cutoff
+ * metrics (exec, precision, ndcg, gap, mrr), then the fixed-k ones
+ * (expected_exec, top_tie, mrr and canonical_rank at k = 0,
+ * miss_own_distractor on a rank-1 miss, and for queries with distractors
+ * below_distractor, margin and `outrank:<bug_type>`).
  */
 export function evaluateQuery(
   config: string,
@@ -78,6 +46,7 @@ export function evaluateQuery(
   scores: Float32Array,
   ctx: PoolContext,
   ks: readonly number[],
+  registry: readonly MetricEntry[] = METRIC_REGISTRY,
 ): { rankings: RankingRow[]; perQuery: PerQueryRow[] } {
   const depth = Math.max(RANKINGS_DEPTH, ...ks);
   const ranking = rankQuery(scores, ctx.pool, fnv1a32(query.query_id), depth);
@@ -115,44 +84,32 @@ export function evaluateQuery(
     rankings.push(row(canonical, canonicalRank, ranking.tied(canonical), false));
   }
 
-  const perQuery: PerQueryRow[] = [];
-  const put = (metric: string, k: number, value: number) =>
-    perQuery.push({
-      config,
-      query_id: query.query_id,
-      source: query.source,
-      domain: query.domain,
-      metric,
-      k,
-      value,
-    });
-  const nRelevant = correct.size;
-  for (const k of ks) {
-    put("exec", k, exec_at_k(relevant, k));
-    put("precision", k, precision_at_k(relevant, k));
-    put("ndcg", k, ndcg_at_k(relevant, k, nRelevant));
-    put("gap", k, exec_ndcg_gap(relevant, k, nRelevant));
-    put("mrr", k, canonicalRank <= k ? reciprocal_rank(canonicalRank) : 0);
-  }
   const top = ranking.top[0];
   let correctAtTop = 0;
   for (const c of correct) if (scores[c] === scores[top]) correctAtTop++;
-  put("expected_exec", 1, expected_exec_at_1(ranking.tiedAtTop, correctAtTop));
-  put("top_tie", 1, ranking.tiedAtTop > 1 ? 1 : 0);
-  put("mrr", 0, reciprocal_rank(canonicalRank));
-  put("canonical_rank", 0, canonicalRank);
-  const outcome = rank1_outcome(relevant[0], ctx.docs[top].task_id === query.task_id);
-  if (outcome !== "hit") put("miss_own_distractor", 1, outcome === "own_distractor" ? 1 : 0);
   const distractors = (query.distractor_ids ?? []).map(lookup);
-  if (distractors.length > 0) {
-    const ds = distractors.map((d) => scores[d]);
-    put("below_distractor", 0, canonical_below_distractor(scores[canonical], ds));
-    put("margin", 0, canonical_margin(scores[canonical], ds)!);
-    const shares = outrank_share_by_bug_type(distractors.map((d) => ({
+  const evidence = {
+    relevant,
+    relevantCount: correct.size,
+    canonicalRank,
+    tiedAtTop: ranking.tiedAtTop,
+    correctTiedAtTop: correctAtTop,
+    top1OwnTask: ctx.docs[top].task_id === query.task_id,
+    canonicalScore: scores[canonical],
+    distractors: distractors.map((d) => ({
+      score: scores[d],
       bugType: ctx.docs[d].bug_type ?? "unknown",
       outranks: ranking.above(d, canonical),
-    })));
-    for (const [bugType, share] of shares) put(`outrank:${bugType}`, 0, share);
-  }
+    })),
+  };
+  const perQuery = evaluateMetrics(registry, evidence, ks).map((p): PerQueryRow => ({
+    config,
+    query_id: query.query_id,
+    source: query.source,
+    domain: query.domain,
+    metric: p.metric,
+    k: p.k,
+    value: p.value,
+  }));
   return { rankings, perQuery };
 }

@@ -5,25 +5,19 @@ import { reciprocal_rank } from "../metrics/mrr.ts";
 import { rank1_outcome } from "../metrics/distractor_diagnostics.ts";
 import type { PerQueryRow, RankingRow } from "../score/evaluate_query.ts";
 import type { RerankedQuery } from "./reranker.ts";
+import type { CorpusRow, QueryRow } from "../tables/schema.ts";
 
 /** Ranks a rankings table keeps. */
 export const DEPTH = 10;
 
 /** A pool snippet as the rankings rows need it. */
-export interface DocInfo {
-  task_id: string;
-  label: string;
-  bug_type: string | null;
-}
+export type DocInfo = Pick<CorpusRow, "task_id" | "label" | "bug_type">;
 
 /** A query as the reranked rows need it. */
-export interface QueryInfo {
-  query_id: string;
-  task_id: string;
-  source: string;
-  domain: string;
-  correct_ids: readonly string[];
-}
+export type QueryInfo = Pick<
+  QueryRow,
+  "query_id" | "task_id" | "source" | "domain" | "correct_ids"
+>;
 
 /**
  * The rankings rows of a reranked config for one query. `order` is the

@@ -1,6 +1,6 @@
-import { readRows, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
-import { PER_QUERY, RANKINGS } from "../tables/schema.ts";
+import { CORPUS, PER_QUERY, QUERIES, type QueryRow, RANKINGS, TASKS } from "../tables/schema.ts";
 import type { PerQueryRow, RankingRow } from "../score/evaluate_query.ts";
 import { SuiteRunner } from "../oracle/run_suites.ts";
 import type { Runtime } from "../oracle/pool.ts";
@@ -9,7 +9,7 @@ import type { RunSuite } from "./exec.ts";
 import { parseRerankConfig, type RerankerEntry, RERANKERS, type RerankSpec } from "./registry.ts";
 import type { RerankCandidate, RerankQuery } from "./reranker.ts";
 import { RRF_K } from "./rrf.ts";
-import { type DocInfo, rerankedPerQuery, rerankedRankings } from "./reranked_rows.ts";
+import { rerankedPerQuery, rerankedRankings } from "./reranked_rows.ts";
 import { RERANK_COST, RERANK_TIMES, TEST_SPLIT } from "./tables.ts";
 import { testSplit, VISIBLE_SHARE, visibleAndHidden } from "./visible_tests.ts";
 
@@ -43,17 +43,6 @@ export interface RerankStageResult {
   tables: Record<string, string>;
 }
 
-interface QueryRow {
-  query_id: string;
-  task_id: string;
-  source: string;
-  domain: string;
-  query: string;
-  entry_point: string;
-  tests: string[];
-  correct_ids: string[];
-}
-
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
@@ -73,15 +62,13 @@ const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export async function runRerankStage(options: RerankStageOptions): Promise<RerankStageResult> {
   const entries = options.entries ?? RERANKERS;
   const specs = [...new Set(options.rerankers)].sort().map((c) => parseRerankConfig(c, entries));
-  const queries = (await readRows<QueryRow>(tablePath("queries")))
+  const queries = (await readTableRows(tablePath("queries"), QUERIES))
     .sort((a, b) => byString(a.query_id, b.query_id));
-  const tasks = await readRows<{ task_id: string; setup: string | null; canonical: string }>(
-    tablePath("tasks"),
-  );
+  const tasks = await readTableRows(tablePath("tasks"), TASKS);
   const setupOf = new Map(tasks.map((t) => [t.task_id, t.setup ?? ""]));
   // A HumanEval canonical starts with the prompt (signature + docstring with examples).
   const promptOf = new Map(tasks.map((t) => [t.task_id, t.canonical]));
-  const corpus = await readRows<DocInfo & { corpus_id: string; code: string }>(tablePath("corpus"));
+  const corpus = await readTableRows(tablePath("corpus"), CORPUS);
   const docs = new Map(corpus.map((d) => [d.corpus_id, d]));
   const split = testSplit(
     queries.map((q) => ({ ...q, tests: q.tests ?? [], prompt: promptOf.get(q.task_id) })),
@@ -92,7 +79,7 @@ export async function runRerankStage(options: RerankStageOptions): Promise<Reran
 
   const baseRows = new Map<string, RankingRow[]>();
   if (specs.length > 0) {
-    for (const r of await readRows<RankingRow>(tablePath("rankings"))) {
+    for (const r of await readTableRows(tablePath("rankings"), RANKINGS)) {
       const key = `${r.config}\u0000${r.query_id}`;
       let list = baseRows.get(key);
       if (!list) baseRows.set(key, list = []);

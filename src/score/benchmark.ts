@@ -1,25 +1,24 @@
-import { readRows } from "../io/arrow_table.ts";
+import { pick, readTableRows, type RowOf } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
+import { CORPUS, QUERIES } from "../tables/schema.ts";
+
+const BENCHMARK_QUERY = pick(
+  QUERIES,
+  "query_id",
+  "task_id",
+  "source",
+  "domain",
+  "query",
+  "correct_ids",
+  "distractor_ids",
+);
+const POOL_DOC = pick(CORPUS, "corpus_id", "task_id", "label", "bug_type", "code");
 
 /** The columns of `queries.arrow` the scoring uses. */
-export interface BenchmarkQuery {
-  query_id: string;
-  task_id: string;
-  source: string;
-  domain: string;
-  query: string;
-  correct_ids: string[];
-  distractor_ids: string[];
-}
+export type BenchmarkQuery = RowOf<typeof BENCHMARK_QUERY>;
 
 /** The columns of `corpus.arrow` the scoring uses. */
-export interface PoolDoc {
-  corpus_id: string;
-  task_id: string;
-  label: string;
-  bug_type: string | null;
-  code: string;
-}
+export type PoolDoc = RowOf<typeof POOL_DOC>;
 
 /** Queries and pool, checked for the consistency the metrics rely on. */
 export interface Benchmark {
@@ -29,8 +28,8 @@ export interface Benchmark {
 
 /** Read `queries.arrow` and `corpus.arrow` and check them (see {@link checkBenchmark}). */
 export async function readBenchmark(): Promise<Benchmark> {
-  const queries = await readRows<BenchmarkQuery>(tablePath("queries"));
-  const corpus = await readRows<PoolDoc>(tablePath("corpus"));
+  const queries = await readTableRows(tablePath("queries"), BENCHMARK_QUERY);
+  const corpus = await readTableRows(tablePath("corpus"), POOL_DOC);
   checkBenchmark({ queries, corpus }, tablePath("queries"), tablePath("corpus"));
   return { queries, corpus };
 }

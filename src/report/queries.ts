@@ -12,7 +12,11 @@
  * - the canonical is "below a distractor" when one of its own distractors
  *   has a strictly higher score;
  * - a distractor "fools" the retriever when it is ranked above its canonical.
+ *
+ * Where a query lists metrics (the leaderboard's), the names come from the
+ * metric registry (src/metrics/registry.ts); SQL about one metric names it.
  */
+import { METRIC_REGISTRY, type MetricEntry, metricLabel } from "../metrics/registry.ts";
 
 /** Best config by exec@1 with its exec@1 and exec at the largest k, with intervals. */
 export const HEADLINE_SQL = `
@@ -74,11 +78,39 @@ FROM metrics
 WHERE metric LIKE 'outrank:%'
 ORDER BY config, bug_type`;
 
+/** The leaderboard's columns: the registry's metrics marked `leaderboard`, in its order. */
+export const LEADERBOARD_METRICS: readonly MetricEntry[] = METRIC_REGISTRY.filter((m) =>
+  m.leaderboard
+);
+
+/**
+ * The leaderboard's column headers at cutoff k, by metric name (`exec` →
+ * `exec@3`), from the registry's labels.
+ *
+ * @example
+ * ```ts
+ * leaderboardHeader(3); // { exec: "exec@3", precision: "precision@3", ndcg: "nDCG@3", gap: "gap@3" }
+ * ```
+ */
+export function leaderboardHeader(k: number): Record<string, string> {
+  return Object.fromEntries(LEADERBOARD_METRICS.map((m) => [m.name, metricLabel(m, k)]));
+}
+
+/** Metric names as an SQL list (`'exec', 'precision'`); names are plain identifiers. */
+function sqlNames(entries: readonly MetricEntry[]): string {
+  return entries.map((m) => {
+    if (!/^[a-z][a-z0-9_]*$/.test(m.name)) {
+      throw new Error(`metric name ${m.name}: not an identifier`);
+    }
+    return `'${m.name}'`;
+  }).join(", ");
+}
+
 /** Long rows of the leaderboard metrics at one k ($1). */
 export const LEADERBOARD_SQL = `
 SELECT config, metric, k, value, ci_low, ci_high, n
 FROM metrics
-WHERE k = $1 AND metric IN ('exec', 'precision', 'ndcg', 'gap')
+WHERE k = $1 AND metric IN (${sqlNames(LEADERBOARD_METRICS)})
 ORDER BY config, metric`;
 
 /** exec@k ($2) per source or domain ($1 = 'source' | 'domain'), from the stats stage's breakdowns. */

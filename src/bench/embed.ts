@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseFlags, positiveInt, printJson, UserError } from "../cli/command.ts";
-import { readRows, writeTable } from "../io/arrow_table.ts";
+import { pick, readTableRows, writeTable } from "../io/arrow_table.ts";
 import { embeddingsDir, outDir, tablePath } from "../io/paths.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { invocationFor } from "../embed/invocations.ts";
@@ -100,8 +100,8 @@ export async function benchEmbed(args: string[]): Promise<number> {
     if (existsSync(tablePath("queries")) && existsSync(tablePath("corpus"))) {
       from = `${tablePath("queries")} + ${tablePath("corpus")}`;
       // Write embedding files to the temp folder, not over the run's own.
-      const q = await readRows(tablePath("queries"));
-      const c = await readRows(tablePath("corpus"));
+      const q = await readTableRows(tablePath("queries"), QUERIES);
+      const c = await readTableRows(tablePath("corpus"), CORPUS);
       Deno.env.set("EXECRET_OUT", tmp);
       await writeTable("queries", q, QUERIES, { parquet: false });
       await writeTable("corpus", c, CORPUS, { parquet: false });
@@ -113,8 +113,11 @@ export async function benchEmbed(args: string[]): Promise<number> {
       );
     }
     Deno.env.set("EXECRET_CACHE", join(tmp, "cache"));
-    const queries = (await readRows<{ query: string }>(tablePath("queries"))).map((r) => r.query);
-    const docs = (await readRows<{ code: string }>(tablePath("corpus"))).map((r) => r.code);
+    const queries = (await readTableRows(tablePath("queries"), pick(QUERIES, "query")))
+      .map((r) => r.query);
+    const docs = (await readTableRows(tablePath("corpus"), pick(CORPUS, "code"))).map((r) =>
+      r.code
+    );
     const results = [];
     for (const name of configs) {
       const inv = await invocationFor(name);
@@ -303,7 +306,7 @@ async function benchTexts(n: number): Promise<{ texts: string[]; from: string }>
   let from: string;
   if (existsSync(tablePath("corpus"))) {
     from = tablePath("corpus");
-    pool = [...new Set((await readRows<{ code: string }>(from)).map((r) => r.code))];
+    pool = [...new Set((await readTableRows(from, pick(CORPUS, "code"))).map((r) => r.code))];
     // Spread over the lengths, as the stage's batches are, rather than the first n.
     pool.sort((x, y) => x.length - y.length || (x < y ? -1 : 1));
     if (pool.length > n) {

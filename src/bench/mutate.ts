@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { parseFlags, positiveInt, printJson, UserError } from "../cli/command.ts";
-import { readRows } from "../io/arrow_table.ts";
+import { pick, readTableRows } from "../io/arrow_table.ts";
+import { TASKS } from "../tables/schema.ts";
 import { tablePath } from "../io/paths.ts";
 import { loadPythonParser } from "../mutate/python_parser.ts";
 import { mutateTasksParallel, type TaskInput } from "../mutate/stage.ts";
@@ -15,7 +16,8 @@ import { mutateTasksParallel, type TaskInput } from "../mutate/stage.ts";
 export async function benchTasks(): Promise<{ tasks: TaskInput[]; from: string }> {
   const tasksTable = tablePath("tasks");
   if (existsSync(tasksTable)) {
-    return { tasks: await readRows<TaskInput>(tasksTable), from: tasksTable };
+    const tasks = await readTableRows(tasksTable, pick(TASKS, "task_id", "source", "canonical"));
+    return { tasks, from: tasksTable };
   }
   const mirror = Deno.env.get("EXECRET_MIRROR");
   if (!mirror) {

@@ -1,17 +1,12 @@
 import { join } from "node:path";
 import { parseFlags, positiveInt, printJson, UserError } from "../cli/command.ts";
-import { readRows } from "../io/arrow_table.ts";
+import { readTableRows } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import type { Job, TestOutcome } from "../oracle/outcome.ts";
 import { createPool, type OraclePool, type Runtime } from "../oracle/pool.ts";
 import { ExecutionCache, suiteCodeSha, suiteKey, testsSha } from "../oracle/cache.ts";
 import { runtimeId } from "../oracle/run_suites.ts";
-import type { TaskRow as TaskRecord } from "../tables/schema.ts";
-
-type TaskRow = Pick<TaskRecord, "task_id" | "canonical"> & {
-  setup: string | null;
-  tests: string[] | null;
-};
+import { MUTANTS, TASKS } from "../tables/schema.ts";
 
 /**
  * The bench corpus: canonicals and mutants from the pipeline's tables, or,
@@ -20,10 +15,8 @@ type TaskRow = Pick<TaskRecord, "task_id" | "canonical"> & {
  */
 export async function benchCorpus(size: number): Promise<{ jobs: Job[]; from: string }> {
   try {
-    const tasks = await readRows<TaskRow>(tablePath("tasks"));
-    const mutants = await readRows<{ task_id: string; code: string; order: number }>(
-      tablePath("mutants"),
-    );
+    const tasks = await readTableRows(tablePath("tasks"), TASKS);
+    const mutants = await readTableRows(tablePath("mutants"), MUTANTS);
     const byTask = new Map<string, { code: string; order: number }[]>();
     for (const m of mutants) {
       const list = byTask.get(m.task_id) ?? [];

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { readRows } from "../io/arrow_table.ts";
+import { pick, readTableRows } from "../io/arrow_table.ts";
+import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { embeddingsDir, tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { UserError } from "../cli/command.ts";
@@ -93,7 +94,7 @@ export async function runEmbedStage(options: EmbedStageOptions): Promise<EmbedSt
   const invs: Invocation[] = [];
   for (const name of options.configs) {
     try {
-      invs.push(await invocationFor(name, options.invocationsPath));
+      invs.push(await invocationFor(name, options.invocationsPath, options.provider?.providers));
     } catch (e) {
       throw new UserError((e as Error).message);
     }
@@ -102,7 +103,7 @@ export async function runEmbedStage(options: EmbedStageOptions): Promise<EmbedSt
   let items: Omit<Item, "key">[] | undefined;
   for (const inv of invs) {
     const t0 = performance.now();
-    if (isSparse(inv)) {
+    if (isSparse(inv, options.provider?.providers)) {
       results.push({ config: inv.name, status: "sparse", seconds: 0 });
       continue;
     }
@@ -115,8 +116,8 @@ export async function runEmbedStage(options: EmbedStageOptions): Promise<EmbedSt
 }
 
 async function readItems(): Promise<Omit<Item, "key">[]> {
-  const queries = await readRows<{ query_id: string; query: string }>(tablePath("queries"));
-  const corpus = await readRows<{ corpus_id: string; code: string }>(tablePath("corpus"));
+  const queries = await readTableRows(tablePath("queries"), pick(QUERIES, "query_id", "query"));
+  const corpus = await readTableRows(tablePath("corpus"), pick(CORPUS, "corpus_id", "code"));
   const items: Omit<Item, "key">[] = [];
   for (const [i, q] of queries.entries()) {
     if (typeof q.query_id !== "string" || typeof q.query !== "string") {
@@ -184,7 +185,7 @@ async function embedConfig(
   let requests: RequestStats | undefined;
   let workers = 1;
   if (pending > 0) {
-    const missing = missingRequirements(inv, options.provider?.env);
+    const missing = missingRequirements(inv, options.provider?.env, options.provider?.providers);
     if (missing.length > 0) {
       if (options.skipUnavailable) {
         console.error(`embed: skipping ${inv.name}: missing ${missing.join(", ")}`);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readEmbeddingFile } from "../embed/embedding_file.ts";
 import { pythonSyntax } from "../sources/python_syntax.ts";
-import { readRelease } from "../sources/release.ts";
+import { readRelease } from "./release_tasks.ts";
 import { releasedSystems } from "./bundle_source.ts";
 import { readBundle } from "./read_bundle.ts";
 import { writeReleasedEmbeddings } from "./release_stages.ts";

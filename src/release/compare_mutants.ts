@@ -2,7 +2,7 @@ import type { TableSpec } from "../io/arrow_table.ts";
 import type { AuditRow } from "./audit_row.ts";
 import { type Candidate, mutateCodeWith } from "../mutate/mutate_code.ts";
 import type { PythonParser } from "../mutate/python_parser.ts";
-import type { ReleaseDistractor } from "../sources/release.ts";
+import type { ReleaseDistractor } from "./release_tasks.ts";
 
 /** The `audit_mutations` table: one row per released distractor. */
 export const AUDIT_MUTATIONS: TableSpec = {

@@ -5,7 +5,7 @@ import { progress } from "../io/progress.ts";
 import type { Reject } from "../io/rejects.ts";
 import { loadPythonParser } from "../mutate/python_parser.ts";
 import { createPool, type Runtime } from "../oracle/pool.ts";
-import { readReleaseDistractors } from "../sources/release.ts";
+import { readReleaseDistractors } from "./release_tasks.ts";
 import { CORPUS, EXECUTIONS, QUERIES, RANKINGS, TASKS } from "../tables/schema.ts";
 import { auditCache } from "./audit_cache.ts";
 import { auditNumbers } from "./audit_numbers.ts";

@@ -1,30 +1,17 @@
 import { basename, join } from "node:path";
 import { jsonlLines } from "../sources/jsonl_lines.ts";
 import { BundleError, type BundleProblem } from "./bundle_problem.ts";
+import {
+  isId,
+  isObject,
+  isStringList,
+  readReleasedCorpus,
+  readReleasedQueries,
+  type ReleasedQuery,
+  type ReleasedSnippet,
+} from "./released_rows.ts";
 
-/** A query of `data/queries.jsonl`. */
-export interface ReleasedQuery {
-  query_id: string;
-  query: string;
-  test_suite: string[];
-  correct_corpus_ids: string[];
-  paired_distractor_corpus_ids: string[];
-  entry_id: string | null;
-  metadata: Record<string, unknown>;
-  /** file:line */
-  locator: string;
-}
-
-/** A snippet of `data/corpus.jsonl`. */
-export interface ReleasedSnippet {
-  corpus_id: string;
-  code: string;
-  label: "correct" | "incorrect";
-  /** null on canonicals */
-  bug_type: string | null;
-  source_entry_id: string | null;
-  locator: string;
-}
+export type { ReleasedQuery, ReleasedSnippet } from "./released_rows.ts";
 
 /** One row of `data/execution_cache.jsonl`. */
 export interface CacheEntry {
@@ -317,18 +304,6 @@ async function findEmbeddings(
 
 type Report = (locator: string, reason: string) => void;
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-function isStringList(v: unknown): v is string[] {
-  return Array.isArray(v) && v.every((x) => typeof x === "string");
-}
-
-function isId(v: unknown): v is string | number {
-  return (typeof v === "string" && v !== "") || Number.isInteger(v);
-}
-
 function isIdList(v: unknown): v is (string | number)[] {
   return Array.isArray(v) && v.every(isId);
 }
@@ -376,44 +351,33 @@ export async function readJsonFile(file: string, report: Report): Promise<unknow
   }
 }
 
+/**
+ * The corpus, each row parsed by the one release row reader
+ * (`released_rows.ts`); a duplicate id is a problem naming both lines.
+ */
 async function readCorpus(file: string, report: Report): Promise<Map<string, ReleasedSnippet>> {
   const corpus = new Map<string, ReleasedSnippet>();
-  for (const { locator, value: v } of await jsonlRows(file, report)) {
-    if (!isId(v.corpus_id)) {
-      report(locator, "corpus_id missing or not a string/integer");
+  for (const line of await readReleasedCorpus(file)) {
+    if ("problem" in line) {
+      report(line.locator, line.problem);
       continue;
     }
-    const id = String(v.corpus_id);
-    if (typeof v.code !== "string") {
-      report(locator, `corpus id ${id}: code missing or not a string`);
-    }
-    if (v.label !== "correct" && v.label !== "incorrect") {
-      report(locator, `corpus id ${id}: label must be "correct" or "incorrect"`);
-    }
-    const bug = v.bug_type ?? null;
-    if (bug !== null && typeof bug !== "string") {
-      report(locator, `corpus id ${id}: bug_type is not a string`);
-    }
-    if (v.label === "incorrect" && !bug) {
-      report(locator, `corpus id ${id}: distractor without bug_type`);
-    }
-    const first = corpus.get(id);
+    const row = line.row;
+    const first = corpus.get(row.corpus_id);
     if (first) {
-      report(locator, `duplicate corpus id ${id} (first at ${first.locator})`);
+      report(row.locator, `duplicate corpus id ${row.corpus_id} (first at ${first.locator})`);
       continue;
     }
-    corpus.set(id, {
-      corpus_id: id,
-      code: String(v.code ?? ""),
-      label: v.label as "correct" | "incorrect",
-      bug_type: typeof bug === "string" && bug !== "" ? bug : null,
-      source_entry_id: isId(v.source_entry_id) ? String(v.source_entry_id) : null,
-      locator,
-    });
+    corpus.set(row.corpus_id, row);
   }
   return corpus;
 }
 
+/**
+ * The queries, each row parsed by the one release row reader; the audit
+ * also needs each test suite as the released list of statements and every
+ * referenced corpus id present with the right label.
+ */
 async function readQueries(
   file: string,
   corpus: Map<string, ReleasedSnippet>,
@@ -421,53 +385,39 @@ async function readQueries(
 ): Promise<ReleasedQuery[]> {
   const out: ReleasedQuery[] = [];
   const seen = new Map<string, string>();
-  for (const { locator, value: v } of await jsonlRows(file, report)) {
-    if (!isId(v.query_id)) {
-      report(locator, "query_id missing or not a string/integer");
+  for (const line of await readReleasedQueries(file)) {
+    if ("problem" in line) {
+      report(line.locator, line.problem);
       continue;
     }
-    const id = String(v.query_id);
-    const where = `query id ${id}`;
+    const q = line.row;
+    const locator = q.locator;
+    const where = `query id ${q.query_id}`;
     let ok = true;
     const bad = (reason: string) => {
       report(locator, `${where}: ${reason}`);
       ok = false;
     };
-    if (typeof v.query !== "string") bad("query missing or not a string");
-    if (!isStringList(v.test_suite) || v.test_suite.length === 0) {
+    if (!isStringList(q.test_suite) || q.test_suite.length === 0) {
       bad("test_suite must be a non-empty list of strings");
     }
-    for (const key of ["correct_corpus_ids", "paired_distractor_corpus_ids"] as const) {
-      if (!isIdList(v[key])) bad(`${key} must be a list of ids`);
-    }
-    if (v.metadata !== undefined && v.metadata !== null && !isObject(v.metadata)) {
-      bad("metadata is not an object");
-    }
-    if (seen.has(id)) bad(`duplicate query id (first at ${seen.get(id)})`);
+    if (seen.has(q.query_id)) bad(`duplicate query id (first at ${seen.get(q.query_id)})`);
     if (!ok) continue;
-    seen.set(id, locator);
-    const correct = (v.correct_corpus_ids as unknown[]).map(String);
-    const distractors = (v.paired_distractor_corpus_ids as unknown[]).map(String);
+    seen.set(q.query_id, locator);
     // Broken references are reported but the query is kept, so that the
     // results files are still checked against all the released queries.
-    if (correct.length === 0) bad("correct_corpus_ids is empty");
-    for (const [ids, label] of [[correct, "correct"], [distractors, "incorrect"]] as const) {
+    const refs = [[q.correct_corpus_ids, "correct"], [
+      q.paired_distractor_corpus_ids,
+      "incorrect",
+    ]] as const;
+    for (const [ids, label] of refs) {
       for (const cid of ids) {
         const row = corpus.get(cid);
         if (!row) bad(`corpus id ${cid} is referenced but not in the corpus`);
         else if (row.label !== label) bad(`corpus id ${cid} is labelled ${row.label}`);
       }
     }
-    out.push({
-      query_id: id,
-      query: v.query as string,
-      test_suite: v.test_suite as string[],
-      correct_corpus_ids: correct,
-      paired_distractor_corpus_ids: distractors,
-      entry_id: isId(v.entry_id) ? String(v.entry_id) : null,
-      metadata: isObject(v.metadata) ? v.metadata : {},
-      locator,
-    });
+    out.push({ ...q, test_suite: q.test_suite as string[] });
   }
   return out;
 }

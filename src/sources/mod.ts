@@ -19,7 +19,7 @@ export {
   type TasksStageOptions,
   type TasksStageResult,
 } from "./stage.ts";
-export { readReleaseDistractors, type ReleaseDistractor } from "./release.ts";
+export { readReleaseDistractors, type ReleaseDistractor } from "../release/release_tasks.ts";
 export { DOMAIN_KEYWORDS, inferDomain, normalizeDomain } from "./domain.ts";
 export { loadManifest, obtainSource, SourceError, type SourceSpec } from "./external.ts";
 export type { TaskRow } from "./task.ts";

@@ -1,17 +1,12 @@
-import { basename } from "node:path";
-import { fileURLToPath } from "node:url";
 import { writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, summarizeRejects, writeRejects } from "../io/rejects.ts";
 import { DOMAINS, TASKS } from "../tables/schema.ts";
 import { inferDomain } from "./domain.ts";
-import { loadManifest, obtainSource, SourceError } from "./external.ts";
-import { humanEvalTasks } from "./humaneval.ts";
-import { readTaskJsonl } from "./jsonl.ts";
-import { mbppTasks } from "./mbpp.ts";
-import { type PythonSyntax, pythonSyntax } from "./python_syntax.ts";
-import { readRelease } from "./release.ts";
-import { compareIds, type SourceRead, taskReject, type TaskRow } from "./task.ts";
+import { SourceError } from "./external.ts";
+import { pythonSyntax } from "./python_syntax.ts";
+import { resolveSource, type SourceRegistry, TASK_SOURCES } from "./registry.ts";
+import { compareIds, taskReject, type TaskRow } from "./task.ts";
 
 /** Options of {@link runTasksStage}. */
 export type TasksStageOptions = {
@@ -25,6 +20,8 @@ export type TasksStageOptions = {
   quiet?: boolean;
   /** The built-in tasks file (default data/builtin_tasks.jsonl). */
   builtinPath?: string;
+  /** The source kinds names resolve to (default {@link TASK_SOURCES}). */
+  registry?: SourceRegistry;
 };
 
 /** What {@link runTasksStage} did. */
@@ -53,10 +50,6 @@ export type TasksStageResult = {
 
 /** The default sources of `execret tasks`. */
 export const DEFAULT_SOURCES = ["builtin", "mbpp", "humaneval"] as const;
-
-/** The committed built-in tasks, as a path and as the name locators use. */
-const BUILTIN_URL = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
-const BUILTIN_LABEL = "data/builtin_tasks.jsonl";
 
 /** Thrown by a `strict` run that had rejects, after the tables were written. */
 export class TasksRejectedError extends Error {
@@ -99,7 +92,14 @@ export async function buildTasks(options: TasksStageOptions): Promise<BuiltTasks
   const firstAt = new Map<string, string>();
   for (const name of names) {
     const started = performance.now();
-    const { label, read } = await readSource(name, { ...options, mirror }, syntax, log);
+    const { source, arg } = resolveSource(name, options.registry ?? TASK_SOURCES);
+    const { label, read } = await source.read(arg, {
+      mirror,
+      quiet: options.quiet,
+      builtinPath: options.builtinPath,
+      syntax,
+      log,
+    });
     if (labels.includes(label)) {
       throw new SourceError(`source ${name}: another source already has the name ${label}`);
     }
@@ -131,51 +131,6 @@ export async function buildTasks(options: TasksStageOptions): Promise<BuiltTasks
     );
   }
   return { rows, rejects, labels, notes };
-}
-
-async function readSource(
-  name: string,
-  options: TasksStageOptions,
-  syntax: PythonSyntax,
-  log: (message: string) => void,
-): Promise<{ label: string; read: SourceRead }> {
-  if (name === "builtin") {
-    const path = options.builtinPath ?? fileURLToPath(BUILTIN_URL);
-    const label = options.builtinPath ?? BUILTIN_LABEL;
-    return {
-      label: "builtin",
-      read: readTaskJsonl(await readFile(path), label, "builtin", syntax),
-    };
-  }
-  if (name === "mbpp" || name === "humaneval") {
-    const spec = (await loadManifest())[name];
-    const file = await obtainSource(spec, { mirror: options.mirror, quiet: options.quiet });
-    if (file.via !== "mirror") log(`tasks: ${name}: verified ${file.origin} (${file.via})`);
-    const read = name === "mbpp"
-      ? mbppTasks(file.records, spec.file, syntax)
-      : humanEvalTasks(file.records, spec.file, syntax);
-    return { label: name, read };
-  }
-  if (name.startsWith("release:") && name.length > "release:".length) {
-    return { label: "release", read: await readRelease(name.slice("release:".length), syntax) };
-  }
-  if (name.startsWith("jsonl:") && name.length > "jsonl:".length) {
-    const path = name.slice("jsonl:".length);
-    const label = `jsonl:${basename(path)}`;
-    return { label, read: readTaskJsonl(await readFile(path), path, label, syntax) };
-  }
-  throw new SourceError(
-    `unknown source "${name}" (expected builtin, mbpp, humaneval, release:<dir> or jsonl:<path>)`,
-  );
-}
-
-async function readFile(path: string): Promise<Uint8Array> {
-  try {
-    return await Deno.readFile(path);
-  } catch (e) {
-    const why = e instanceof Deno.errors.NotFound ? "not found" : (e as Error).message;
-    throw new SourceError(`${path}: ${why}`);
-  }
 }
 
 /**

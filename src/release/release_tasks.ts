@@ -1,11 +1,12 @@
 import { join } from "node:path";
 import type { Reject } from "../io/rejects.ts";
-import { normalizeDomain } from "./domain.ts";
-import { SourceError } from "./external.ts";
-import { jsonlLines } from "./jsonl_lines.ts";
-import { deriveEntryPoint } from "./mbpp.ts";
-import { type PythonSyntax, pythonSyntax } from "./python_syntax.ts";
-import { checkTask, type SourceRead, type TaskDraft, taskReject } from "./task.ts";
+import { normalizeDomain } from "../sources/domain.ts";
+import { SourceError } from "../sources/external.ts";
+import { deriveEntryPoint } from "../sources/mbpp.ts";
+import { type PythonSyntax, pythonSyntax } from "../sources/python_syntax.ts";
+import { checkTask, type SourceRead, type TaskDraft, taskReject } from "../sources/task.ts";
+import { BUNDLE_FILES } from "./read_bundle.ts";
+import { readReleasedCorpus, readReleasedQueries, type ReleasedSnippet } from "./released_rows.ts";
 
 /** A released buggy variant paired with a query, kept for comparison with ours. */
 export interface ReleaseDistractor {
@@ -21,33 +22,36 @@ export interface ReleaseRead extends SourceRead {
   distractors: ReleaseDistractor[];
 }
 
-interface CorpusRow {
-  corpus_id: string;
-  code: string;
-  label: "correct" | "incorrect";
-  bug_type: string | null;
-  source_entry_id: string | null;
-  locator: string;
-}
-
 const SOURCE = "release";
 
 /**
  * The two files of an ExecRetrieval release folder: `<dir>/queries.jsonl` and
- * `<dir>/corpus.jsonl`, or the same under `<dir>/data/`.
+ * `<dir>/corpus.jsonl`, or the same where the release keeps them
+ * ({@link BUNDLE_FILES}: under `<dir>/data/`).
+ *
+ * @example
+ * ```ts
+ * await releaseFiles("test/fixtures/release/paper");
+ * // { queries: "test/fixtures/release/paper/data/queries.jsonl", corpus: ".../data/corpus.jsonl" }
+ * ```
  */
 export async function releaseFiles(dir: string): Promise<{ queries: string; corpus: string }> {
-  for (const base of [dir, join(dir, "data")]) {
-    const queries = join(base, "queries.jsonl");
-    const corpus = join(base, "corpus.jsonl");
-    if (await exists(queries) && await exists(corpus)) return { queries, corpus };
+  const layouts = [
+    { queries: "queries.jsonl", corpus: "corpus.jsonl" },
+    { queries: BUNDLE_FILES.queries, corpus: BUNDLE_FILES.corpus },
+  ];
+  for (const layout of layouts) {
+    const queries = join(dir, layout.queries);
+    const corpus = join(dir, layout.corpus);
+    if (await isFile(queries) && await isFile(corpus)) return { queries, corpus };
   }
+  const [root, released] = layouts;
   throw new SourceError(
-    `${dir}: no queries.jsonl + corpus.jsonl (nor data/queries.jsonl + data/corpus.jsonl)`,
+    `${dir}: no ${root.queries} + ${root.corpus} (nor ${released.queries} + ${released.corpus})`,
   );
 }
 
-async function exists(path: string): Promise<boolean> {
+async function isFile(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isFile;
   } catch {
@@ -68,6 +72,12 @@ async function exists(path: string): Promise<boolean> {
  * wherever a query uses it, since it is ambiguous), a correct id missing from
  * the corpus or labelled incorrect, a distractor id missing or labelled
  * correct, a corpus row from another entry than its query.
+ *
+ * @example
+ * ```ts
+ * const { tasks, rejects, distractors } = await readRelease("path/to/release", await pythonSyntax());
+ * tasks[0].task_id; // "release/q_0001"
+ * ```
  */
 export async function readRelease(dir: string, syntax: PythonSyntax): Promise<ReleaseRead> {
   const files = await releaseFiles(dir);
@@ -75,23 +85,18 @@ export async function readRelease(dir: string, syntax: PythonSyntax): Promise<Re
   const reject = (locator: string, reason: string) =>
     rejects.push(taskReject(SOURCE, locator, reason));
 
-  const corpus = new Map<string, CorpusRow>();
+  const corpus = new Map<string, ReleasedSnippet>();
   const duplicated = new Set<string>();
-  for (const entry of jsonlLines(await Deno.readFile(files.corpus))) {
-    const locator = `${files.corpus}:${entry.line}`;
-    if (entry.error !== undefined) {
-      reject(locator, entry.error);
+  for (const line of await readReleasedCorpus(files.corpus)) {
+    if ("problem" in line) {
+      reject(line.locator, line.problem);
       continue;
     }
-    const row = shapeCorpusRow(entry.value, locator);
-    if (typeof row === "string") {
-      reject(locator, row);
-      continue;
-    }
+    const row = line.row;
     const first = corpus.get(row.corpus_id);
     if (first) {
       duplicated.add(row.corpus_id);
-      reject(locator, `duplicate id: corpus_id ${row.corpus_id} (first at ${first.locator})`);
+      reject(row.locator, `duplicate id: corpus_id ${row.corpus_id} (first at ${first.locator})`);
       continue;
     }
     corpus.set(row.corpus_id, row);
@@ -101,17 +106,13 @@ export async function readRelease(dir: string, syntax: PythonSyntax): Promise<Re
   const distractors: ReleaseDistractor[] = [];
   const seen = new Map<string, string>();
   const used = new Set<string>();
-  for (const entry of jsonlLines(await Deno.readFile(files.queries))) {
-    const locator = `${files.queries}:${entry.line}`;
-    if (entry.error !== undefined) {
-      reject(locator, entry.error);
+  for (const line of await readReleasedQueries(files.queries)) {
+    if ("problem" in line) {
+      reject(line.locator, line.problem);
       continue;
     }
-    const q = shapeQuery(entry.value);
-    if (typeof q === "string") {
-      reject(locator, q);
-      continue;
-    }
+    const q = line.row;
+    const locator = q.locator;
     const first = seen.get(q.query_id);
     if (first !== undefined) {
       reject(locator, `duplicate id: query_id ${q.query_id} (first at ${first})`);
@@ -120,7 +121,7 @@ export async function readRelease(dir: string, syntax: PythonSyntax): Promise<Re
     seen.set(q.query_id, locator);
 
     // Every correct id must resolve to one row labelled correct, of this entry.
-    const resolve = (id: string, role: "correct" | "distractor"): CorpusRow | string => {
+    const resolve = (id: string, role: "correct" | "distractor"): ReleasedSnippet | string => {
       if (duplicated.has(id)) {
         return `ambiguous corpus id: ${role} id ${id} is duplicated in corpus`;
       }
@@ -143,12 +144,13 @@ export async function readRelease(dir: string, syntax: PythonSyntax): Promise<Re
       reject(locator, bad as string);
       continue;
     }
-    const canonical = correct[0] as CorpusRow;
+    const canonical = correct[0] as ReleasedSnippet;
+    const ownDomain = (q.metadata.domain as string | null | undefined) ?? domainOfEntry(q.entry_id);
     let domain: string | null = null;
-    if (q.domain !== null) {
-      domain = normalizeDomain(q.domain);
+    if (ownDomain !== null) {
+      domain = normalizeDomain(ownDomain);
       if (domain === null) {
-        reject(locator, `unknown domain: ${JSON.stringify(q.domain)}`);
+        reject(locator, `unknown domain: ${JSON.stringify(ownDomain)}`);
         continue;
       }
     }
@@ -157,7 +159,8 @@ export async function readRelease(dir: string, syntax: PythonSyntax): Promise<Re
       reject(locator, "empty field: test_suite");
       continue;
     }
-    const entryPoint = q.entry_point ?? deriveEntryPoint(canonical.code, tests, syntax);
+    const entryPoint = (q.metadata.entry_point as string | null | undefined) ??
+      deriveEntryPoint(canonical.code, tests, syntax);
     if (entryPoint === null) {
       reject(locator, "no entry point: the tests call no function the code defines");
       continue;
@@ -240,71 +243,6 @@ function releaseTests(
   return split ? { tests: split, oneStatement: true } : { tests: [suite], oneStatement: false };
 }
 
-interface QueryRow {
-  query_id: string;
-  query: string;
-  test_suite: string | string[];
-  correct_corpus_ids: string[];
-  paired_distractor_corpus_ids: string[];
-  entry_id: string | null;
-  domain: string | null;
-  entry_point: string | null;
-}
-
-const QUERY_FIELDS = [
-  "query_id",
-  "query",
-  "test_suite",
-  "correct_corpus_ids",
-  "paired_distractor_corpus_ids",
-  "entry_id",
-] as const;
-
-function shapeQuery(value: unknown): QueryRow | string {
-  if (!isObject(value)) return "not an object: the line is not a JSON object";
-  for (const key of QUERY_FIELDS) {
-    if (!(key in value)) return `missing field: ${key}`;
-  }
-  if (!isId(value.query_id)) return "wrong type: query_id must be a string or integer";
-  if (typeof value.query !== "string") return "wrong type: query must be a string";
-  const suite = value.test_suite;
-  if (!(typeof suite === "string" || isStringList(suite))) {
-    return "wrong type: test_suite must be a string or an array of strings";
-  }
-  for (const key of ["correct_corpus_ids", "paired_distractor_corpus_ids"] as const) {
-    const ids = value[key];
-    if (!Array.isArray(ids) || !ids.every(isId)) {
-      return `wrong type: ${key} must be an array of ids`;
-    }
-  }
-  if ((value.correct_corpus_ids as unknown[]).length === 0) {
-    return "empty field: correct_corpus_ids";
-  }
-  if (value.entry_id !== null && !isId(value.entry_id)) {
-    return "wrong type: entry_id must be a string, an integer or null";
-  }
-  const metadata = value.metadata ?? {};
-  if (!isObject(metadata)) return "wrong type: metadata must be an object";
-  if (metadata.domain !== undefined && metadata.domain !== null) {
-    if (typeof metadata.domain !== "string") return "wrong type: metadata.domain must be a string";
-  }
-  if (metadata.entry_point !== undefined && metadata.entry_point !== null) {
-    if (typeof metadata.entry_point !== "string") {
-      return "wrong type: metadata.entry_point must be a string";
-    }
-  }
-  return {
-    query_id: String(value.query_id),
-    query: value.query,
-    test_suite: suite as string | string[],
-    correct_corpus_ids: (value.correct_corpus_ids as unknown[]).map(String),
-    paired_distractor_corpus_ids: (value.paired_distractor_corpus_ids as unknown[]).map(String),
-    entry_id: value.entry_id === null ? null : String(value.entry_id),
-    domain: (metadata.domain as string | undefined) ?? domainOfEntry(value.entry_id),
-    entry_point: (metadata.entry_point as string | undefined) ?? null,
-  };
-}
-
 /**
  * The release keeps a query's domain in its generation batch id,
  * `exec_<domain>_<n>` (data/README.md: `metadata` holds the generator's
@@ -319,49 +257,4 @@ export function domainOfEntry(entry: unknown): string | null {
   if (typeof entry !== "string") return null;
   const m = /^exec_([a-z_]+?)_\d+$/.exec(entry);
   return m ? m[1] : null;
-}
-
-function shapeCorpusRow(value: unknown, locator: string): CorpusRow | string {
-  if (!isObject(value)) return "not an object: the line is not a JSON object";
-  for (const key of ["corpus_id", "code", "label"] as const) {
-    if (!(key in value)) return `missing field: ${key}`;
-  }
-  if (!isId(value.corpus_id)) return "wrong type: corpus_id must be a string or integer";
-  if (typeof value.code !== "string") return "wrong type: code must be a string";
-  if (value.label !== "correct" && value.label !== "incorrect") {
-    return `wrong value: label must be "correct" or "incorrect", got ${
-      JSON.stringify(value.label)
-    }`;
-  }
-  const bugType = value.bug_type ?? null;
-  if (bugType !== null && typeof bugType !== "string") {
-    return "wrong type: bug_type must be a string or null";
-  }
-  if (value.label === "incorrect" && !bugType) {
-    return "missing field: bug_type (required on incorrect rows)";
-  }
-  const entry = value.source_entry_id ?? null;
-  if (entry !== null && !isId(entry)) {
-    return "wrong type: source_entry_id must be a string, an integer or null";
-  }
-  return {
-    corpus_id: String(value.corpus_id),
-    code: value.code,
-    label: value.label,
-    bug_type: bugType,
-    source_entry_id: entry === null ? null : String(entry),
-    locator,
-  };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function isId(value: unknown): value is string | number {
-  return (typeof value === "string" && value !== "") || Number.isInteger(value);
-}
-
-function isStringList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === "string");
 }

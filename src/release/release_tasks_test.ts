@@ -1,8 +1,8 @@
 import { deepStrictEqual as assertEquals, rejects as assertRejects } from "node:assert/strict";
-import { fixtureLabel, FIXTURES } from "./_fixtures.ts";
-import { SourceError } from "./external.ts";
-import { pythonSyntax } from "./python_syntax.ts";
-import { domainOfEntry, readRelease, readReleaseDistractors } from "./release.ts";
+import { fixtureLabel, FIXTURES } from "../sources/_fixtures.ts";
+import { SourceError } from "../sources/external.ts";
+import { pythonSyntax } from "../sources/python_syntax.ts";
+import { domainOfEntry, readRelease, readReleaseDistractors } from "./release_tasks.ts";
 
 const syntax = await pythonSyntax();
 

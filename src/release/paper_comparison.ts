@@ -1,4 +1,5 @@
 import type { TableSpec } from "../io/arrow_table.ts";
+import type { MetricRow, PairwiseRow, RankingRow } from "../tables/schema.ts";
 import { metricKey } from "./per_query_values.ts";
 import type { Bundle, ReleasedPairEntry } from "./read_bundle.ts";
 import {
@@ -56,41 +57,13 @@ export const RANKING_DIFFERENCES: TableSpec = {
 };
 
 /** The kit's rows this comparison reads (columns of `metrics`, `pairwise`, `rankings`). */
-export interface KitMetric {
-  config: string;
-  metric: string;
-  k: number;
-  value: number;
-  ci_low: number | null;
-  ci_high: number | null;
-}
+export type KitMetric = Pick<MetricRow, "config" | "metric" | "k" | "value" | "ci_low" | "ci_high">;
 
 /** A row of the kit's `pairwise` table. */
-export interface KitPair {
-  config_a: string;
-  config_b: string;
-  metric: string;
-  k: number;
-  a_rate: number;
-  b_rate: number;
-  delta: number;
-  ci_low: number | null;
-  ci_high: number | null;
-  a_only: number | null;
-  b_only: number | null;
-  both: number | null;
-  neither: number | null;
-  p_mcnemar: number | null;
-}
+export type KitPair = Omit<PairwiseRow, "p_holm">;
 
 /** A row of the kit's `rankings` table. */
-export interface KitRanking {
-  config: string;
-  query_id: string;
-  rank: number;
-  corpus_id: string;
-  in_top: boolean;
-}
+export type KitRanking = Pick<RankingRow, "config" | "query_id" | "rank" | "corpus_id" | "in_top">;
 
 /** What {@link comparePaper} compares. */
 export interface PaperComparisonInput {
@@ -314,8 +287,8 @@ function orientedPair(
     a_rate: r.b_rate,
     b_rate: r.a_rate,
     delta: -r.delta,
-    ci_low: r.ci_high === null ? null : -r.ci_high,
-    ci_high: r.ci_low === null ? null : -r.ci_low,
+    ci_low: -r.ci_high,
+    ci_high: -r.ci_low,
     a_only: r.b_only,
     b_only: r.a_only,
   };

@@ -1,4 +1,4 @@
-import { readRows, type TableSpec, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, type TableSpec, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, writeRejects } from "../io/rejects.ts";
 import { VALIDATION } from "../oracle/stage.ts";
@@ -6,7 +6,7 @@ import { allPass, timeoutOnly } from "../oracle/outcome.ts";
 import type { Runtime } from "../oracle/pool.ts";
 import { type SuiteResult, SuiteRunner } from "../oracle/run_suites.ts";
 import type { TaskRow } from "../sources/task.ts";
-import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES } from "../tables/schema.ts";
+import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES, TASKS } from "../tables/schema.ts";
 import { cacheEntryFor, detectTestsRule, kitOutcome } from "./cache_keys.ts";
 import { readBundle } from "./read_bundle.ts";
 import { releasedCorpusRow, releasedQueryRows } from "./release_tables.ts";
@@ -65,7 +65,7 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
 }> {
   const bundle = await readBundle(options.bundleDir);
   const { rule } = detectTestsRule(bundle);
-  const tasks = await readRows<TaskRow>(tablePath("tasks"));
+  const tasks = await readTableRows(tablePath("tasks"), TASKS);
   const taskOf = new Map(tasks.filter((t) => t.source === "release").map((t) => [t.source_id, t]));
   const timeoutMs = options.timeoutMs ?? 1000;
   const runner = await SuiteRunner.open({

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { UserError } from "../cli/command.ts";
-import { readRows, writeTable } from "../io/arrow_table.ts";
+import { pick, readTableRows, writeTable } from "../io/arrow_table.ts";
+import { METRICS, PAIRWISE, RANKINGS, TASKS } from "../tables/schema.ts";
 import { embeddingsDir, tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { loadPythonParser } from "../mutate/python_parser.ts";
@@ -9,9 +10,6 @@ import { type ReleasedSystem, releasedSystems } from "./bundle_source.ts";
 import { AUDIT_MUTATIONS, compareMutants } from "./compare_mutants.ts";
 import {
   comparePaper,
-  type KitMetric,
-  type KitPair,
-  type KitRanking,
   PAPER_COMPARISON,
   RANKING_AGREEMENT,
   RANKING_DIFFERENCES,
@@ -120,12 +118,13 @@ export async function runCompareStage(
     bundle,
     configOf,
     kitOwn,
-    metrics: await readRows<KitMetric>(tablePath("metrics")),
-    pairwise: await readRows<KitPair>(tablePath("pairwise")),
-    rankings: await readRows<KitRanking>(tablePath("rankings")),
+    metrics: await readTableRows(tablePath("metrics"), METRICS),
+    pairwise: await readTableRows(tablePath("pairwise"), PAIRWISE),
+    rankings: await readTableRows(tablePath("rankings"), RANKINGS),
   });
-  const tasks = await readRows<{ task_id: string; canonical: string; source: string }>(
+  const tasks = await readTableRows(
     tablePath("tasks"),
+    pick(TASKS, "task_id", "canonical", "source"),
   );
   const canonicals = new Map(
     tasks.filter((t) => t.source === "release").map((t) => [t.task_id, t.canonical]),

@@ -50,12 +50,10 @@ let queue = Promise.resolve();
 async function handle(message: InMessage): Promise<void> {
   if (message.t === "init") {
     const inv = message.inv!;
-    const { providerFor } = await import("./registry.ts");
+    const { providerEntry, providerFor } = await import("./registry.ts");
     provider = await providerFor(inv, { env: { EXECRET_MODELS: message.models } }) as DenseProvider;
-    if (inv.provider === "use") {
-      // The provider loads its model on first use; load it now so "ready" means ready.
-      await (await import("./providers/use.ts")).loadUseModel();
-    }
+    // A provider may load its model on first use; load it now so "ready" means ready.
+    await providerEntry(inv.provider).warm?.();
     await send({ t: "ready" });
     return;
   }

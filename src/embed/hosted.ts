@@ -1,5 +1,5 @@
-import { type Invocation, roleParams, textToSend } from "./invocations.ts";
-import type { DenseProvider, EmbedReport, Role } from "./provider.ts";
+import { type Invocation, roleParams, textToSend } from "./invocation.ts";
+import type { DenseProvider, EmbedReport, RequestLimits, Role } from "./provider.ts";
 import type { ResolvedOptions } from "./provider.ts";
 import {
   HttpError,
@@ -60,7 +60,8 @@ export type BatchRequest = (batch: string[], where: string) => Promise<Float32Ar
  * `concurrency` in flight. A batch the provider calls too long is split in
  * half and each half sent again; a single input it calls too long is cut to
  * `limits.tokens_per_input` ({@link truncateToTokens}) and sent once more,
- * and its index is reported as truncated. Deterministic: the same texts give
+ * and its index is reported as truncated. `defaults` are the provider's
+ * documented limits, which the config's own `limits` override. Deterministic: the same texts give
  * the same requests.
  */
 export async function embedWithinLimits(
@@ -69,8 +70,9 @@ export async function embedWithinLimits(
   role: Role,
   request: BatchRequest,
   stats: RequestStats,
+  defaults: RequestLimits = {},
 ): Promise<EmbedReport> {
-  const limits = requestLimits(inv);
+  const limits = requestLimits(inv, defaults);
   const work = texts.slice();
   const vectors: Float32Array[] = new Array(texts.length);
   const truncated: number[] = [];
@@ -134,28 +136,37 @@ export function hostedProvider(
   const url = o.baseUrl + wire.path(inv);
   const embedReport = (texts: string[], role: Role): Promise<EmbedReport> => {
     const sent = texts.map((t) => textToSend(inv, t, role));
-    return embedWithinLimits(inv, sent, role, async (batch, where) => {
-      let json: unknown;
-      try {
-        json = await postJson(
-          o.fetch,
-          url,
-          wire.body(inv, batch, role),
-          wire.headers(o.apiKey),
-          retry,
-          stats,
-        );
-      } catch (e) {
-        if (e instanceof HttpError && isTooLong(inv.provider, e.status, e.body)) {
-          throw new TooLongError(`HTTP ${e.status}: ${e.body.slice(0, 200).replace(/\s+/g, " ")}`);
+    return embedWithinLimits(
+      inv,
+      sent,
+      role,
+      async (batch, where) => {
+        let json: unknown;
+        try {
+          json = await postJson(
+            o.fetch,
+            url,
+            wire.body(inv, batch, role),
+            wire.headers(o.apiKey),
+            retry,
+            stats,
+          );
+        } catch (e) {
+          if (e instanceof HttpError && isTooLong(inv.provider, e.status, e.body)) {
+            throw new TooLongError(
+              `HTTP ${e.status}: ${e.body.slice(0, 200).replace(/\s+/g, " ")}`,
+            );
+          }
+          throw e;
         }
-        throw e;
-      }
-      for (const t of batch) stats.chars += t.length;
-      const { vectors, tokens } = wire.parse(json);
-      stats.tokens += tokens;
-      return finishVectors(inv, vectors, batch.length, where);
-    }, stats);
+        for (const t of batch) stats.chars += t.length;
+        const { vectors, tokens } = wire.parse(json);
+        stats.tokens += tokens;
+        return finishVectors(inv, vectors, batch.length, where);
+      },
+      stats,
+      o.limits,
+    );
   };
   return {
     kind: "dense",

@@ -1,102 +1,18 @@
 import { fileURLToPath } from "node:url";
-import type { Role, Similarity } from "./provider.ts";
+import type { Invocation } from "./invocation.ts";
+import type { ProviderEntry } from "./provider_entry.ts";
+import { PROVIDER_ENTRIES } from "./registry.ts";
 import { entryFields, readNamedTable } from "../io/named_table.ts";
 
-/** Providers the kit knows how to call; each has one module under `providers/`. */
-export const PROVIDERS = [
-  "bm25",
-  "tfidf",
-  "use",
-  "hf",
-  "openai",
-  "voyage",
-  "gemini",
-  "cohere",
-  "mistral",
-  "jina",
-  // Vectors imported from the paper's released .npz matrices (src/release/release_embeddings.ts).
-  "release",
-] as const;
-
-/** A provider name. */
-export type ProviderName = typeof PROVIDERS[number];
-
-/** How one role (query or document) is sent: a text prefix and native request parameters. */
-export interface RoleSettings {
-  /** Prepended to the text before it is sent (instructions such as BGE's query prompt). */
-  prefix?: string;
-  /** Native request parameters for this role, merged into each request body (e.g. `input_type`). */
-  params?: Record<string, unknown>;
-}
-
-/**
- * One retriever configuration: how a model must be called, as data. Loaded
- * from `data/invocations.json`; see that file for one entry per model with
- * the documentation page its settings come from.
- */
-export interface Invocation {
-  /** Config name, used in file names and tables (`[a-z0-9][a-z0-9._-]*`). */
-  name: string;
-  provider: ProviderName;
-  /** Model id as the provider spells it (a folder under the models root for `hf`). */
-  model: string;
-  similarity: Similarity;
-  /** Output dimensions every vector must have (checked); required for dense providers. */
-  dims?: number;
-  /** L2-normalise vectors before storing them (cosine models whose API does not). */
-  normalize: boolean;
-  query: RoleSettings;
-  document: RoleSettings;
-  /** Native request parameters sent for both roles (e.g. `output_dimension`). */
-  params?: Record<string, unknown>;
-  /** Texts per request (the provider's documented limit or less). */
-  batch_size?: number;
-  /**
-   * What one request may carry (texts, tokens summed per request, tokens per
-   * input), per the provider's documentation; fields left out come from the
-   * provider's defaults (`PROVIDER_LIMITS` in request_budget.ts). Hosted
-   * batches are packed by count and by a token upper bound within these.
-   */
-  limits?: RequestLimits;
-  /** Requests in flight at once (hosted providers). */
-  concurrency?: number;
-  /** Characters kept of each text (prefix included); longer texts follow `truncation`. */
-  max_chars?: number;
-  /** `end`: cut at max_chars; `error`: refuse; `provider`: send whole, let the API truncate. */
-  truncation?: "end" | "error" | "provider";
-  /** Env var holding the API key. */
-  key_env?: string;
-  /** False for self-hosted servers that need no key (the env var is then optional). */
-  key_required?: boolean;
-  /** API base URL (default: the provider's public endpoint). */
-  base_url?: string;
-  /** Env var that, when set, overrides `base_url`; required when `base_url` is absent. */
-  base_url_env?: string;
-  /** hf: token pooling the model was trained with. */
-  pooling?: "mean" | "cls" | "last";
-  /** hf: ONNX weight variant (transformers.js dtype, default fp32). */
-  dtype?: string;
-  /** Per-request timeout (ms) for hosted calls. */
-  timeout_ms?: number;
-  /** Retries after the first attempt for hosted calls. */
-  max_retries?: number;
-  /** First backoff delay (ms); doubles per retry, with jitter. */
-  backoff_ms?: number;
-  /** bm25: term-frequency saturation and length normalisation. */
-  k1?: number;
-  b?: number;
-  /** Documentation page the settings come from. */
-  doc: string;
-  /** Free-text remarks (why these settings). */
-  notes?: string;
-}
+export type { Invocation, RequestLimits, RoleSettings } from "./invocation.ts";
+export { roleParams, textToSend } from "./invocation.ts";
+export type { ProviderName } from "./registry.ts";
 
 /** Path of the committed invocation table. */
 export const DEFAULT_INVOCATIONS_PATH = fileURLToPath(
   new URL("../../data/invocations.json", import.meta.url),
 );
 
-const SPARSE = new Set<ProviderName>(["bm25", "tfidf"]);
 const KNOWN_KEYS = new Set([
   "name",
   "provider",
@@ -129,9 +45,15 @@ const KNOWN_KEYS = new Set([
 
 /**
  * Check one raw table entry and return it typed, or throw a one-line error
- * naming the file and the entry.
+ * naming the file and the entry. Provider names and what each provider
+ * requires (dims, key_env, base_url) come from `entries` (default: the
+ * built-in registry).
  */
-export function validateInvocation(raw: unknown, where: string): Invocation {
+export function validateInvocation(
+  raw: unknown,
+  where: string,
+  entries: readonly ProviderEntry[] = PROVIDER_ENTRIES,
+): Invocation {
   const { e, fail, str } = entryFields(raw, where, KNOWN_KEYS);
   const int = (k: string) => {
     if (e[k] === undefined) return;
@@ -139,9 +61,10 @@ export function validateInvocation(raw: unknown, where: string): Invocation {
   };
   const name = str("name", true)!;
   if (!/^[a-z0-9][a-z0-9._-]*$/.test(name)) fail(`name "${name}" must match [a-z0-9][a-z0-9._-]*`);
-  const provider = str("provider", true) as ProviderName;
-  if (!PROVIDERS.includes(provider)) {
-    fail(`provider "${provider}" is not one of ${PROVIDERS.join(", ")}`);
+  const provider = str("provider", true)!;
+  const entry = entries.find((p) => p.name === provider);
+  if (!entry) {
+    fail(`provider "${provider}" is not one of ${entries.map((p) => p.name).join(", ")}`);
   }
   str("model", true);
   str("doc", true);
@@ -198,11 +121,11 @@ export function validateInvocation(raw: unknown, where: string): Invocation {
       fail(`"${role}.params" must be an object`);
     }
   }
-  if (!SPARSE.has(provider) && e.dims === undefined) fail(`dense provider needs "dims"`);
-  if (["openai", "voyage", "gemini", "cohere", "mistral", "jina"].includes(provider)) {
+  if (entry!.kind === "dense" && e.dims === undefined) fail(`dense provider needs "dims"`);
+  if (entry!.hosted) {
     if (e.key_env === undefined) fail(`hosted provider needs "key_env"`);
-    if (provider === "openai" && e.base_url === undefined && e.base_url_env === undefined) {
-      fail(`openai provider needs "base_url" or "base_url_env"`);
+    if (entry!.needsBaseUrl && e.base_url === undefined && e.base_url_env === undefined) {
+      fail(`${provider} provider needs "base_url" or "base_url_env"`);
     }
   }
   return e as unknown as Invocation;
@@ -217,6 +140,8 @@ const loaded = new Map<string, Promise<Invocation[]>>();
 /**
  * Load and validate the invocation table (default `data/invocations.json`).
  * Errors are one line naming the file and the entry (index and name).
+ * `entries` is the provider registry to check entries against (default the
+ * built-in one; a table read with another registry is not cached).
  *
  * @example
  * ```ts
@@ -224,7 +149,11 @@ const loaded = new Map<string, Promise<Invocation[]>>();
  * table.map((i) => i.name); // ["bm25", "tfidf", "use", ...]
  * ```
  */
-export function loadInvocations(path: string = DEFAULT_INVOCATIONS_PATH): Promise<Invocation[]> {
+export function loadInvocations(
+  path: string = DEFAULT_INVOCATIONS_PATH,
+  entries?: readonly ProviderEntry[],
+): Promise<Invocation[]> {
+  if (entries && entries !== PROVIDER_ENTRIES) return readInvocations(path, entries);
   let p = loaded.get(path);
   if (!p) {
     p = readInvocations(path);
@@ -234,13 +163,28 @@ export function loadInvocations(path: string = DEFAULT_INVOCATIONS_PATH): Promis
   return p;
 }
 
-async function readInvocations(path: string): Promise<Invocation[]> {
-  return await readNamedTable(path, "invocations", "invocation table", validateInvocation);
+async function readInvocations(
+  path: string,
+  entries: readonly ProviderEntry[] = PROVIDER_ENTRIES,
+): Promise<Invocation[]> {
+  return await readNamedTable(
+    path,
+    "invocations",
+    "invocation table",
+    (raw, where) => validateInvocation(raw, where, entries),
+  );
 }
 
-/** The table entry named `name`, or a one-line error listing the known names. */
-export async function invocationFor(name: string, path?: string): Promise<Invocation> {
-  const table = await loadInvocations(path);
+/**
+ * The table entry named `name`, or a one-line error listing the known names.
+ * `entries`: the provider registry, as for {@link loadInvocations}.
+ */
+export async function invocationFor(
+  name: string,
+  path?: string,
+  entries?: readonly ProviderEntry[],
+): Promise<Invocation> {
+  const table = await loadInvocations(path, entries);
   const inv = table.find((i) => i.name === name);
   if (!inv) {
     throw new Error(
@@ -250,46 +194,4 @@ export async function invocationFor(name: string, path?: string): Promise<Invoca
     );
   }
   return inv;
-}
-
-/** Whether the config scores texts directly (bm25, tfidf) rather than producing vectors. */
-export function isSparseProvider(provider: string): boolean {
-  return SPARSE.has(provider as ProviderName);
-}
-
-/**
- * The exact text sent for `text` in `role`: the role's prefix, then the text,
- * cut to `max_chars` when the policy is `end`. The vector cache keys on this.
- */
-export function textToSend(inv: Invocation, text: string, role: Role): string {
-  const full = (inv[role].prefix ?? "") + text;
-  const max = inv.max_chars;
-  if (max === undefined || full.length <= max || inv.truncation === "provider") return full;
-  if (inv.truncation === "error") {
-    throw new Error(
-      `${inv.name}: a ${role} text has ${full.length} characters, over max_chars ${max} (truncation "error")`,
-    );
-  }
-  // Do not split a surrogate pair.
-  let cut = max;
-  const code = full.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut--;
-  return full.slice(0, cut);
-}
-
-/** Native request parameters for a role: shared params overlaid with the role's own. */
-export function roleParams(inv: Invocation, role: Role): Record<string, unknown> {
-  return { ...(inv.params ?? {}), ...(inv[role].params ?? {}) };
-}
-
-/**
- * How much one request may carry, per the provider's documentation: texts
- * per request, tokens summed over the request, tokens per input. Any field
- * may be absent (no documented limit). Set per config in the invocation
- * table as `limits`; {@link PROVIDER_LIMITS} fills what an entry leaves out.
- */
-export interface RequestLimits {
-  texts?: number;
-  tokens_per_request?: number;
-  tokens_per_input?: number;
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Invocation } from "./invocations.ts";
 import type { EmbedReport, Role } from "./provider.ts";
 import { eachLine, killChild } from "../oracle/_child_process.ts";
+import { PROVIDER_ENTRIES } from "./registry.ts";
 
 const WORKER = fileURLToPath(new URL("./_embed_worker.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
@@ -12,8 +13,13 @@ const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 const SRC = dirname(dirname(WORKER));
 const NODE_MODULES = join(dirname(CONFIG), "node_modules");
 
-/** Providers whose model runs on this machine and can be loaded once per worker process. */
-export const PARALLEL_PROVIDERS: readonly string[] = ["use"];
+/**
+ * Providers whose model runs on this machine and can be loaded once per
+ * worker process (registry entries marked `parallel`). Built-in ones only:
+ * a worker resolves the provider in the built-in registry.
+ */
+export const PARALLEL_PROVIDERS: readonly string[] = PROVIDER_ENTRIES
+  .filter((e) => e.parallel).map((e) => e.name);
 
 /** One whole batch to embed. */
 export interface EmbedBatch {

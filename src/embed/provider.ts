@@ -77,4 +77,18 @@ export interface ResolvedOptions {
   apiKey: string;
   /** The base URL (hosted), without a trailing slash. */
   baseUrl: string;
+  /** The provider's documented request limits (its registry entry's); a config's `limits` override them. */
+  limits: RequestLimits;
+}
+
+/**
+ * How much one request may carry, per the provider's documentation: texts
+ * per request, tokens summed over the request, tokens per input. Any field
+ * may be absent (no documented limit). Set per config in the invocation
+ * table as `limits`; the provider's registry entry fills what a config leaves out.
+ */
+export interface RequestLimits {
+  texts?: number;
+  tokens_per_request?: number;
+  tokens_per_input?: number;
 }

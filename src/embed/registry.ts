@@ -1,7 +1,43 @@
-import { join } from "node:path";
-import { existsSync } from "node:fs";
-import { type Invocation, isSparseProvider, type ProviderName } from "./invocations.ts";
+import type { Invocation } from "./invocation.ts";
 import type { Provider, ResolvedOptions } from "./provider.ts";
+import type { ProviderEntry } from "./provider_entry.ts";
+import { bm25Entry } from "./providers/bm25.ts";
+import { tfidfEntry } from "./providers/tfidf.ts";
+import { useEntry } from "./providers/use.ts";
+import { hfEntry } from "./providers/hf.ts";
+import { openaiEntry } from "./providers/openai.ts";
+import { jinaEntry, mistralEntry, voyageEntry } from "./providers/data_list.ts";
+import { geminiEntry } from "./providers/gemini.ts";
+import { cohereEntry } from "./providers/cohere.ts";
+import { releaseEntry } from "./providers/release.ts";
+
+export type { ProviderEntry, ResolvedOptions };
+export { hfRemote, modelsDir, onnxFileName } from "./providers/hf.ts";
+
+/**
+ * Every embedding provider the kit knows, in the order error messages list
+ * them. Adding one is a file under providers/ exporting a
+ * {@link ProviderEntry} (see provider_entry.ts) and one line here, plus its
+ * configs in data/invocations.json. Provider files load heavy libraries
+ * (TF.js, onnxruntime, the openai SDK) only when a config needs them.
+ */
+export const PROVIDER_ENTRIES = [
+  bm25Entry,
+  tfidfEntry,
+  useEntry,
+  hfEntry,
+  openaiEntry,
+  voyageEntry,
+  geminiEntry,
+  cohereEntry,
+  mistralEntry,
+  jinaEntry,
+  // Vectors imported from the paper's released .npz matrices (src/release/release_embeddings.ts).
+  releaseEntry,
+] as const;
+
+/** A provider name, as configs give it in data/invocations.json. */
+export type ProviderName = typeof PROVIDER_ENTRIES[number]["name"];
 
 /** What a provider factory gets besides the invocation. */
 export interface ProviderOptions {
@@ -9,59 +45,33 @@ export interface ProviderOptions {
   env?: Record<string, string | undefined>;
   /** fetch to use for hosted calls (tests pass their own). */
   fetch?: typeof fetch;
+  /**
+   * The registry to resolve provider names in (default {@link PROVIDER_ENTRIES});
+   * a contributor's test passes the built-in list plus its own entry.
+   */
+  providers?: readonly ProviderEntry[];
 }
 
-type Factory = (inv: Invocation, options: ResolvedOptions) => Promise<Provider>;
-
-export type { ResolvedOptions };
-
-// Heavy libraries (TF.js, onnxruntime, the openai SDK) load only when a config needs them.
-const FACTORIES: Record<ProviderName, Factory> = {
-  bm25: async (inv) => (await import("./providers/bm25.ts")).bm25Provider(inv),
-  tfidf: async (inv) => (await import("./providers/tfidf.ts")).tfidfProvider(inv),
-  use: async (inv) => (await import("./providers/use.ts")).useProvider(inv),
-  hf: async (inv, o) =>
-    (await import("./providers/hf.ts")).hfProvider(inv, modelsDir(o.env), hfRemote(o.env)),
-  openai: async (inv, o) => (await import("./providers/openai.ts")).openaiProvider(inv, o),
-  voyage: async (inv, o) => (await import("./providers/data_list.ts")).dataListProvider(inv, o),
-  gemini: async (inv, o) => (await import("./providers/gemini.ts")).geminiProvider(inv, o),
-  cohere: async (inv, o) => (await import("./providers/cohere.ts")).cohereProvider(inv, o),
-  mistral: async (inv, o) => (await import("./providers/data_list.ts")).dataListProvider(inv, o),
-  jina: async (inv, o) => (await import("./providers/data_list.ts")).dataListProvider(inv, o),
-  release: (inv) =>
-    Promise.reject(
-      new Error(`${inv.name}: vectors come from the paper's release .npz; there is no API to call`),
-    ),
-};
+/** The entry named `name`, or a one-line error listing the known names. */
+export function providerEntry(
+  name: string,
+  entries: readonly ProviderEntry[] = PROVIDER_ENTRIES,
+): ProviderEntry {
+  const entry = entries.find((e) => e.name === name);
+  if (!entry) {
+    throw new Error(
+      `provider "${name}" is not one of ${entries.map((e) => e.name).join(", ")}`,
+    );
+  }
+  return entry;
+}
 
 /** Whether the config is a sparse retriever (scored directly, no vectors). */
-export function isSparse(inv: Invocation): boolean {
-  return isSparseProvider(inv.provider);
-}
-
-/** Root folder of local ONNX models for `hf` configs (`EXECRET_MODELS`, default `models`). */
-export function modelsDir(env: Record<string, string | undefined> = Deno.env.toObject()): string {
-  return env.EXECRET_MODELS ?? "models";
-}
-
-/** Whether hf configs may download from the Hugging Face Hub (`EXECRET_HF_REMOTE=1`). */
-export function hfRemote(env: Record<string, string | undefined> = Deno.env.toObject()): boolean {
-  return env.EXECRET_HF_REMOTE === "1";
-}
-
-/** Weight file transformers.js loads for a dtype (its `onnx/model<suffix>.onnx` naming). */
-export function onnxFileName(dtype = "fp32"): string {
-  const suffix: Record<string, string> = {
-    fp32: "",
-    fp16: "_fp16",
-    q8: "_quantized",
-    int8: "_int8",
-    uint8: "_uint8",
-    q4: "_q4",
-    q4f16: "_q4f16",
-    bnb4: "_bnb4",
-  };
-  return `onnx/model${suffix[dtype] ?? `_${dtype}`}.onnx`;
+export function isSparse(
+  inv: Invocation,
+  entries: readonly ProviderEntry[] = PROVIDER_ENTRIES,
+): boolean {
+  return entries.find((e) => e.name === inv.provider)?.kind === "sparse";
 }
 
 /**
@@ -72,6 +82,7 @@ export function onnxFileName(dtype = "fp32"): string {
 export function missingRequirements(
   inv: Invocation,
   env: Record<string, string | undefined> = Deno.env.toObject(),
+  entries: readonly ProviderEntry[] = PROVIDER_ENTRIES,
 ): string[] {
   const missing: string[] = [];
   if (inv.key_env && inv.key_required !== false && !env[inv.key_env]) {
@@ -80,25 +91,16 @@ export function missingRequirements(
   if (inv.base_url === undefined && inv.base_url_env && !env[inv.base_url_env]) {
     missing.push(`env var ${inv.base_url_env} (server URL)`);
   }
-  if (inv.provider === "hf" && !hfRemote(env)) {
-    const dir = join(modelsDir(env), inv.model);
-    if (!existsSync(dir)) {
-      return [
-        ...missing,
-        `model folder ${dir} (an ONNX export: config.json, tokenizer.json, onnx/)`,
-      ];
-    }
-    for (const file of ["config.json", "tokenizer.json", onnxFileName(inv.dtype)]) {
-      if (!existsSync(join(dir, file))) missing.push(`model file ${join(dir, file)}`);
-    }
-  }
+  const own = entries.find((e) => e.name === inv.provider)?.missing;
+  if (own) missing.push(...own(inv, env));
   return missing;
 }
 
 /**
  * The provider for a config: dense (`embed(texts, role)`) or sparse
  * (`score(queries, docs)`). Fails with a one-line error naming the missing
- * env var or model file.
+ * env var or model file. The provider is looked up in `options.providers`
+ * (default: the built-in registry).
  *
  * @example
  * ```ts
@@ -111,17 +113,19 @@ export async function providerFor(
   options: ProviderOptions = {},
 ): Promise<Provider> {
   const env = options.env ?? Deno.env.toObject();
-  const missing = missingRequirements(inv, env);
+  const missing = missingRequirements(inv, env, options.providers);
   if (missing.length > 0) {
     throw new Error(`${inv.name}: missing ${missing.join(", ")}`);
   }
   const baseUrl = ((inv.base_url_env && env[inv.base_url_env]) || inv.base_url || "")
     .replace(/\/+$/, "");
   const apiKey = (inv.key_env && env[inv.key_env]) || "";
-  return await FACTORIES[inv.provider](inv, {
+  const entry = providerEntry(inv.provider, options.providers);
+  return await entry.create(inv, {
     env,
     fetch: options.fetch ?? fetch,
     apiKey,
     baseUrl,
+    limits: entry.limits ?? {},
   });
 }

@@ -1,32 +1,13 @@
-import type { Invocation, ProviderName, RequestLimits } from "./invocations.ts";
+import type { Invocation, RequestLimits } from "./invocation.ts";
 
 export type { RequestLimits };
 
 /**
- * Documented defaults per hosted provider (the table's `limits` override them):
- * - openai: 2,048 inputs, 300,000 tokens summed per request, 8,192 per input
- *   (platform.openai.com/docs/api-reference/embeddings/create).
- * - voyage: 1,000 texts and 120,000 tokens per request for voyage-code-3,
- *   32,000-token context (docs.voyageai.com/reference/embeddings-api).
- * - mistral: 16,384 tokens per batch (its 400 reads "Too many tokens in
- *   batch. Max is 16384"), 8,192 per input (docs.mistral.ai).
- * - cohere: 96 texts per call (docs.cohere.com/reference/embed).
- * - gemini: 100 requests per batchEmbedContents call, 2,048 tokens per input
- *   for gemini-embedding-001 (ai.google.dev/gemini-api/docs/embeddings).
- * - jina: 8,192 tokens per input for jina-embeddings-v2 (jina.ai/embeddings).
+ * The limits a config runs under: its own `limits` over `defaults`, its
+ * provider's documented ones (the `limits` of its registry entry).
  */
-export const PROVIDER_LIMITS: Partial<Record<ProviderName, RequestLimits>> = {
-  openai: { texts: 2048, tokens_per_request: 300_000, tokens_per_input: 8192 },
-  voyage: { texts: 1000, tokens_per_request: 120_000, tokens_per_input: 32_000 },
-  mistral: { tokens_per_request: 16_384, tokens_per_input: 8192 },
-  cohere: { texts: 96 },
-  gemini: { texts: 100, tokens_per_input: 2048 },
-  jina: { tokens_per_input: 8192 },
-};
-
-/** The limits a config runs under: its own `limits` over its provider's defaults. */
-export function requestLimits(inv: Invocation): RequestLimits {
-  return { ...(PROVIDER_LIMITS[inv.provider] ?? {}), ...(inv.limits ?? {}) };
+export function requestLimits(inv: Invocation, defaults: RequestLimits = {}): RequestLimits {
+  return { ...defaults, ...(inv.limits ?? {}) };
 }
 
 /**

@@ -1,5 +1,3 @@
-import type { ProviderName } from "./invocations.ts";
-
 /**
  * What each hosted API says when a request or one of its inputs is too
  * long, as its documentation and its users' reports quote it:
@@ -18,7 +16,7 @@ import type { ProviderName } from "./invocations.ts";
  * - cohere: too many texts (over 96) or, with truncate NONE, a text too long.
  * - jina: an input over the model's length with truncate off.
  */
-const PATTERNS: Partial<Record<ProviderName, RegExp>> = {
+const PATTERNS: Partial<Record<string, RegExp>> = {
   openai:
     /max_tokens_per_request|tokens per request|maximum context length|maximum allowed batch size|must have less than \d+ tokens|too long/i,
   voyage: /tokens per submitted batch|context length|too long|max allowed/i,
@@ -32,7 +30,7 @@ const PATTERNS: Partial<Record<ProviderName, RegExp>> = {
 const STATUSES = new Set([400, 413, 422]);
 
 /** Whether an HTTP error from `provider` says the request or one input is too long. */
-export function isTooLong(provider: ProviderName, status: number, body: string): boolean {
+export function isTooLong(provider: string, status: number, body: string): boolean {
   const re = PATTERNS[provider];
   return !!re && STATUSES.has(status) && re.test(body);
 }

@@ -1,4 +1,4 @@
-import type { Invocation } from "./invocations.ts";
+import type { Invocation } from "./invocation.ts";
 
 /**
  * Check a provider's answer for a batch and turn it into float32 vectors:

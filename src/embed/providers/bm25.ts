@@ -1,7 +1,8 @@
-import type { Invocation } from "../invocations.ts";
+import type { Invocation } from "../invocation.ts";
 import type { SparseProvider } from "../provider.ts";
 import { buildIndex, termCounts } from "../inverted_index.ts";
 import { tokenizeCode } from "../tokenize_code.ts";
+import { defineProvider } from "../provider_entry.ts";
 
 /** BM25 parameters (Robertson & Zaragoza's usual defaults). */
 export const BM25_DEFAULTS = { k1: 1.2, b: 0.75 };
@@ -53,3 +54,11 @@ export function bm25Provider(inv: Invocation): SparseProvider {
     score: (queries, docs) => Promise.resolve(bm25Scores(queries, docs, k1, b)),
   };
 }
+
+/** Registry entry: offline, sparse (scores texts directly; no vectors, no file). */
+export const bm25Entry = defineProvider({
+  name: "bm25",
+  kind: "sparse",
+  hosted: false,
+  create: (inv) => Promise.resolve(bm25Provider(inv)),
+});

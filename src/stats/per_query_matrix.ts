@@ -1,21 +1,13 @@
 import { readTable } from "../io/arrow_table.ts";
+import { metricNames } from "../metrics/registry.ts";
 // The score stage builds per_query in exactly these columns; read them the same way.
 import type { PerQueryColumns } from "../score/per_query_columns.ts";
 
-/** The order metrics are reported in; others follow alphabetically. */
-export const METRIC_ORDER = [
-  "exec",
-  "precision",
-  "ndcg",
-  "gap",
-  "expected_exec",
-  "top_tie",
-  "mrr",
-  "canonical_rank",
-  "miss_own_distractor",
-  "below_distractor",
-  "margin",
-];
+/**
+ * The order metrics are reported in: the metric registry's; others (family
+ * rows such as `outrank:<bug_type>`) follow alphabetically.
+ */
+export const METRIC_ORDER: readonly string[] = metricNames();
 
 /** per_query reshaped for the statistics: one query-major value array per config. */
 export interface PerQueryMatrix {

@@ -1,3 +1,5 @@
+import { deletingBugTypes } from "./operator_registry.ts";
+
 /** The one change between a canonical and a candidate. */
 export interface OneEdit {
   /** 1-based line of the change in the original. */
@@ -11,13 +13,11 @@ export interface OneEdit {
 }
 
 /**
- * Bug types whose edit deletes one whole statement: the paper's
- * `remove_edge_case_check`, and the `missing_statement` extension.
+ * Bug types whose edit deletes one whole statement: the registry's entries
+ * marked `deletes` (the paper's `remove_edge_case_check`, and the
+ * `missing_statement` extension).
  */
-export const DELETING_TYPES: ReadonlySet<string> = new Set([
-  "remove_edge_case_check",
-  "missing_statement",
-]);
+export const DELETING_TYPES: ReadonlySet<string> = deletingBugTypes();
 
 /**
  * Recover the single edit that turns `original` into `mutated`, or null when

@@ -1,15 +1,7 @@
 import { loadPythonParser, type Node, type PythonParser, type Tree } from "./python_parser.ts";
 import { indexNodes, oneLine, type ProposedEdit, type SiteContext } from "./operators/_syntax.ts";
-import { offByOneEdits } from "./operators/off_by_one.ts";
-import { offByOneBoundaryEdits } from "./operators/off_by_one_boundary.ts";
-import { swapArgumentsEdits } from "./operators/swap_arguments.ts";
-import { removeEdgeCaseCheckEdits } from "./operators/remove_edge_case_check.ts";
-import { wrongComparisonEdits } from "./operators/wrong_comparison.ts";
-import { wrongOperatorEdits } from "./operators/wrong_operator.ts";
-import { droppedCodeEdits } from "./operators/dropped_code.ts";
-import { extensionEdits } from "./operators/extensions.ts";
-import { wrongStringEdits } from "./operators/wrong_string.ts";
-import { wrongVariableEdits } from "./operators/wrong_variable.ts";
+import type { OperatorEntry } from "./operator_entry.ts";
+import { OPERATORS } from "./operator_registry.ts";
 
 export type { ProposedEdit } from "./operators/_syntax.ts";
 
@@ -56,17 +48,13 @@ export interface MutateResult {
 export interface MutateOptions {
   /** Also run the extension operators (labelled `extension: true`). Default false. */
   extensions?: boolean;
+  /**
+   * The operators to apply, in this order (default {@link OPERATORS}, the
+   * registry); pass `[...OPERATORS, yours]` to try an operator before it is
+   * registered.
+   */
+  operators?: readonly OperatorEntry[];
 }
-
-/** The paper's six operator families, in BUG_TYPES order. */
-const PAPER_OPERATORS: ((ctx: SiteContext) => ProposedEdit[])[] = [
-  offByOneEdits,
-  offByOneBoundaryEdits,
-  swapArgumentsEdits,
-  removeEdgeCaseCheckEdits,
-  wrongComparisonEdits,
-  wrongOperatorEdits,
-];
 
 /**
  * Every syntactically valid single-edit candidate of `code`, with a parser
@@ -120,14 +108,6 @@ export async function mutateCode(code: string, options: MutateOptions = {}): Pro
   return result.candidates;
 }
 
-/** Operators beyond the paper's six, run only with `extensions`, after the paper's. */
-const EXTENSION_OPERATORS: ((ctx: SiteContext) => ProposedEdit[])[] = [
-  extensionEdits,
-  droppedCodeEdits,
-  wrongStringEdits,
-  wrongVariableEdits,
-];
-
 function editAll(
   parser: PythonParser,
   tree: Tree,
@@ -135,11 +115,11 @@ function editAll(
   options: MutateOptions,
 ): MutateResult {
   const ctx: SiteContext = { code, nodes: indexNodes(tree) };
-  const families = options.extensions
-    ? [...PAPER_OPERATORS, ...EXTENSION_OPERATORS]
-    : PAPER_OPERATORS;
-  const edits = families.flatMap((family) =>
-    family(ctx).sort((a, b) => (a.at ?? a.start) - (b.at ?? b.start))
+  const entries = (options.operators ?? OPERATORS).filter((e) =>
+    options.extensions || !e.extension
+  );
+  const edits = entries.flatMap((entry) =>
+    entry.edits(ctx).sort((a, b) => (a.at ?? a.start) - (b.at ?? b.start))
   );
   return applyEdits(parser, tree, code, edits);
 }

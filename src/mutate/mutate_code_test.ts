@@ -352,11 +352,12 @@ Deno.test("extensions are off by default and labelled when on", async () => {
   ok(plain.every((c) => !c.extension));
   const ext = await mutateCode(code, { extensions: true });
   const extra = ext.filter((c) => c.extension);
+  // Grouped by bug type in registry order, then in source order.
   assertEquals(extra.map((c) => [c.bug_type, c.operator, c.after]), [
     ["negate_condition", "negate_if", "    if not x > 0:"],
     ["wrong_return_value", "true_to_false", "        return False"],
-    ["wrong_constant", "false_to_true", "    found = True"],
     ["wrong_return_value", "return_none", "    return None"],
+    ["wrong_constant", "false_to_true", "    found = True"],
     ["wrong_variable", "use_other_variable", "    return x"],
   ]);
   assertEquals(ext.filter((c) => !c.extension), plain);

@@ -1,8 +1,10 @@
 import { sha256Hex } from "../io/hash.ts";
 import { progress } from "../io/progress.ts";
 import type { Reject } from "../io/rejects.ts";
-import { BUG_TYPES, type MutantRow, type TaskRow } from "../tables/schema.ts";
+import type { MutantRow, TaskRow } from "../tables/schema.ts";
 import { type Candidate, mutateCodeWith } from "./mutate_code.ts";
+import type { OperatorEntry } from "./operator_entry.ts";
+import { paperBugTypes } from "./operator_registry.ts";
 import type { PythonParser } from "./python_parser.ts";
 import { DEFAULT_SEED, selectionOrder } from "./select.ts";
 
@@ -49,6 +51,11 @@ export interface MutateStageOptions {
   seed?: number;
   /** Also run the extension operators (default false: the paper's six only). */
   extensions?: boolean;
+  /**
+   * The operators to apply (default: the registry, `OPERATORS`). Functions do
+   * not cross to workers, so a list given here runs on this thread only.
+   */
+  operators?: readonly OperatorEntry[];
   /** No progress output. */
   quiet?: boolean;
   /**
@@ -95,13 +102,13 @@ export function mutateTasks(
     coverage: 0,
   });
   const total = emptyCoverage();
-  for (const type of BUG_TYPES) {
+  for (const type of paperBugTypes()) {
     tasksPerType.set(type, 0);
     candidatesPerType.set(type, 0);
   }
   for (const task of tasks) {
     const result = typeof task.canonical === "string" && task.canonical.trim() !== ""
-      ? mutateCodeWith(parser, task.canonical, { extensions })
+      ? mutateCodeWith(parser, task.canonical, { extensions, operators: options.operators })
       : { candidates: [], rejected: [], duplicates: 0, error: "canonical is empty or missing" };
     const reject = (locator: string, reason: string) =>
       rejects.push({ stage: "mutate", source: task.source, locator, reason });
@@ -174,7 +181,7 @@ export function mutateTasks(
 /** Counts with the paper's bug types first (zeros included), then any others by name. */
 function orderedCounts(counts: ReadonlyMap<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const type of BUG_TYPES) out[type] = counts.get(type) ?? 0;
+  for (const type of paperBugTypes()) out[type] = counts.get(type) ?? 0;
   for (const type of [...counts.keys()].sort()) out[type] ??= counts.get(type)!;
   return out;
 }
@@ -264,7 +271,7 @@ export async function mutateTasksParallel(
   options: MutateStageOptions = {},
 ): Promise<MutatedTasks> {
   const start = performance.now();
-  const threads = Math.max(
+  const threads = options.operators ? 1 : Math.max(
     1,
     Math.min(options.workers ?? defaultThreads(tasks.length), tasks.length),
   );

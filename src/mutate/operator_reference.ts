@@ -1,60 +1,41 @@
-import { BUG_TYPES } from "../tables/schema.ts";
 import { mutateCodeWith } from "./mutate_code.ts";
-import { exampleCode, OPERATOR_EXAMPLES } from "./operator_examples.ts";
+import { exampleCode, type OperatorEntry } from "./operator_entry.ts";
+import { operatorExamples } from "./operator_examples.ts";
+import { OPERATORS } from "./operator_registry.ts";
 import type { PythonParser } from "./python_parser.ts";
 
-/** What each bug type means, as the engine reads the paper's definitions. */
-const MEANING: Record<string, string> = {
-  off_by_one:
-    "A bound of a walk or an index moved by one: `range` bounds, indexes, slice bounds, a counter's start, a length or offset outside comparisons, a bound counted from the end (`s[-k:]`), and the implicit bounds of a walk over a whole sequence (`for x in xs` → `xs[1:]` or `xs[:-1]`).",
-  off_by_one_boundary:
-    "A bound in a comparison moved by one: a constant (`x > 0` → `x > 1`), `X ± k`, a `len(...)` bound, or the right-hand bound of an ordering (`i < n` → `i < n - 1`).",
-  swap_arguments:
-    "Two operands exchanged: any two positional arguments of a call, a method's object and its one argument (`sep.join(xs)` → `xs.join(sep)`), the operands of a non-commutative operation (whole, even compound: `a * b - c` → `c - a * b`; a number literal only with another, or as the base or exponent of `**` or `<<`: `2 ** n` → `n ** 2`) or of an ordering comparison, two indexes, two slice bounds, two items of a returned or assigned tuple.",
-  remove_edge_case_check:
-    "A special case no longer handled: an early guard deleted (the only edit that deletes a line, and then one statement) or its condition made `False`, outside loops a special case's adjustment deleted the same way (`if n < 0: n = -n`), a loop's filter made `True`, an `and` check, one case of an `or`, a conditional expression's branch, or a comprehension filter dropped.",
-  wrong_comparison: "A comparison operator replaced by its near twin.",
-  wrong_operator:
-    "An arithmetic, bitwise, boolean or augmented-assignment operator replaced; a bitwise `~x` written as `-x`.",
-  negate_condition:
-    "Extension: an `if`, `elif`, `while`, comprehension filter or `a if c else b` condition negated.",
-  wrong_return_value:
-    "Extension: `return True` ↔ `return False`; a computed value never handed back (`return x` → `return None`).",
-  wrong_constant:
-    "Extension: an integer or decimal literal moved by one (never a default value); a boolean literal outside a return flipped.",
-  wrong_call:
-    "Extension: a function or method called instead of its twin (`max`↔`min`, `upper`↔`lower`, `startswith`↔`endswith`, …).",
-  drop_call:
-    "Extension: a conversion left out (`int(x)` → `x`, `sorted(xs)` → `xs`, `s.strip()` → `s`).",
-  drop_argument: "Extension: a keyword argument left out (`sorted(xs, key=len)` → `sorted(xs)`).",
-  missing_statement:
-    "Extension: a statement that is a bare call deleted (`xs.sort()`), whole lines, when its block keeps another.",
-  wrong_string:
-    "Extension: a string literal emptied, or an empty one given a space; replaced whole, never docstrings or f-strings.",
-  wrong_variable:
-    "Extension: a read of a parameter or local replaced by another already bound there (the two bound first).",
-};
-
 /**
- * The Markdown reference of every mutation operator, generated from the
- * worked examples the unit tests check (`data/MUTATION_OPERATORS.md`).
+ * The Markdown reference of every mutation operator of `operators` (default:
+ * the registry), generated from the worked examples the unit tests check
+ * (`data/MUTATION_OPERATORS.md`): the paper's types in registry order, then
+ * the extension types by name. Throws when an example does not make its edit.
  */
-export function operatorReference(parser: PythonParser): string {
-  const rows = new Map<string, { extension: boolean; lines: string[] }>();
-  for (const example of OPERATOR_EXAMPLES) {
+export function operatorReference(
+  parser: PythonParser,
+  operators: readonly OperatorEntry[] = OPERATORS,
+): string {
+  const rows = new Map<string, { entry: OperatorEntry; lines: string[] }>();
+  for (const { entry, example } of operatorExamples(operators)) {
     const code = exampleCode(example);
-    const found = mutateCodeWith(parser, code, { extensions: true }).candidates.find((c) =>
-      c.operator === example.operator && c.after.trim() === example.after.trim()
+    const found = mutateCodeWith(parser, code, { extensions: true, operators }).candidates.find((
+      c,
+    ) =>
+      c.bug_type === entry.bug_type && c.operator === example.operator &&
+      c.after.trim() === example.after.trim()
     );
-    if (!found) throw new Error(`operator ${example.operator}: its example makes no such edit`);
-    let group = rows.get(found.bug_type);
-    if (!group) rows.set(found.bug_type, group = { extension: found.extension, lines: [] });
+    if (!found) {
+      throw new Error(
+        `operator ${entry.bug_type}/${example.operator}: its example makes no such edit`,
+      );
+    }
+    let group = rows.get(entry.bug_type);
+    if (!group) rows.set(entry.bug_type, group = { entry, lines: [] });
     const after = example.after === "" ? "*(line deleted)*" : cell(example.after.trim());
     group.lines.push(`| \`${example.operator}\` | ${cell(found.before.trim())} | ${after} |`);
   }
   const order = [
-    ...BUG_TYPES,
-    ...[...rows.keys()].filter((t) => !(BUG_TYPES as readonly string[]).includes(t)).sort(),
+    ...operators.filter((e) => !e.extension).map((e) => e.bug_type),
+    ...operators.filter((e) => e.extension).map((e) => e.bug_type).sort(),
   ];
   const out = [
     "# Mutation operators",
@@ -81,8 +62,8 @@ export function operatorReference(parser: PythonParser): string {
   for (const type of order) {
     const group = rows.get(type);
     if (!group) continue;
-    out.push(`## \`${type}\`${group.extension ? " (extension)" : ""}`, "");
-    if (MEANING[type]) out.push(MEANING[type], "");
+    out.push(`## \`${type}\`${group.entry.extension ? " (extension)" : ""}`, "");
+    if (group.entry.meaning) out.push(group.entry.meaning, "");
     out.push("| operator | before | after |", "|---|---|---|", ...group.lines, "");
   }
   return out.join("\n");

@@ -339,3 +339,33 @@ export function identifiersIn(node: Node): Node[] {
     ? [node]
     : node.descendantsOfType("identifier").filter((n): n is Node => n !== null);
 }
+
+/** An edit that replaces `node`'s whole text by `text`. */
+export function replaceNode(
+  bug_type: string,
+  operator: string,
+  extension: boolean,
+  node: Node,
+  text: string,
+): ProposedEdit {
+  return { bug_type, operator, extension, start: node.startIndex, end: node.endIndex, text };
+}
+
+/**
+ * Whether `name` is defined by the canonical itself (a def, a parameter, an
+ * assignment), so a call of it is not the builtin or imported one of that name.
+ */
+export function shadowed(code: string, name: string, imported: ReadonlySet<string>): boolean {
+  if (imported.has(name)) return false;
+  const escaped = name.replace(/[^\p{L}\p{N}_]/gu, "");
+  return new RegExp(
+    `(def\\s+${escaped}\\b|\\b${escaped}\\s*=[^=]|[(,]\\s*${escaped}\\s*[,)=:])`,
+    "u",
+  )
+    .test(code);
+}
+
+/** The operator names a shift by ±1 of each site kind gives: `<base>_plus_one`, `<base>_minus_one`. */
+export function plusMinusOneNames(bases: readonly string[]): string[] {
+  return bases.flatMap((base) => [`${base}_plus_one`, `${base}_minus_one`]);
+}

@@ -1,3 +1,4 @@
+import type { OperatorEntry } from "../operator_entry.ts";
 import type { Node } from "../python_parser.ts";
 import {
   calleeName,
@@ -5,6 +6,7 @@ import {
   intLiteral,
   methodName,
   operatorOf,
+  plusMinusOneNames,
   positionalArgs,
   type ProposedEdit,
   shiftEdit,
@@ -246,3 +248,90 @@ function argumentCount(call: Node): number {
   const args = call.childForFieldName("arguments");
   return args ? args.namedChildren.filter((a) => a && a.type !== "comment").length : 0;
 }
+
+/** The `off_by_one` entry of the operator registry (src/mutate/operator_registry.ts). */
+export const offByOneOperator: OperatorEntry = {
+  bug_type: "off_by_one",
+  extension: false,
+  meaning:
+    "A bound of a walk or an index moved by one: `range` bounds, indexes, slice bounds, a counter's start, a length or offset outside comparisons, a bound counted from the end (`s[-k:]`), and the implicit bounds of a walk over a whole sequence (`for x in xs` → `xs[1:]` or `xs[:-1]`).",
+  operators: [
+    ...plusMinusOneNames([
+      "range_stop",
+      "range_start",
+      "enumerate_start",
+      "int_arg",
+      "index",
+      "slice_start",
+      "slice_stop",
+      "len",
+      "offset",
+      "loop_init",
+    ]),
+    "iter_skip_first",
+    "iter_skip_last",
+  ],
+  edits: offByOneEdits,
+  examples: [
+    {
+      operator: "range_stop_plus_one",
+      body: "for i in range(a): pass",
+      after: "for i in range(a + 1): pass",
+    },
+    {
+      operator: "range_stop_minus_one",
+      body: "for i in range(a): pass",
+      after: "for i in range(a - 1): pass",
+    },
+    {
+      operator: "range_start_plus_one",
+      body: "for i in range(1, a): pass",
+      after: "for i in range(2, a): pass",
+    },
+    {
+      operator: "range_start_minus_one",
+      body: "for i in range(1, a): pass",
+      after: "for i in range(0, a): pass",
+    },
+    { operator: "index_plus_one", body: "return xs[a]", after: "return xs[a + 1]" },
+    { operator: "index_minus_one", body: "return xs[a]", after: "return xs[a - 1]" },
+    { operator: "slice_start_plus_one", body: "return xs[1:a]", after: "return xs[2:a]" },
+    { operator: "slice_start_minus_one", body: "return xs[1:a]", after: "return xs[0:a]" },
+    { operator: "slice_stop_plus_one", body: "return xs[1:a]", after: "return xs[1:a + 1]" },
+    { operator: "slice_stop_minus_one", body: "return xs[1:a]", after: "return xs[1:a - 1]" },
+    { operator: "slice_start_plus_one", body: "return xs[-a:]", after: "return xs[-a + 1:]" },
+    {
+      operator: "enumerate_start_plus_one",
+      body: "return list(enumerate(xs))",
+      after: "return list(enumerate(xs, 1))",
+    },
+    {
+      operator: "enumerate_start_minus_one",
+      body: "return list(enumerate(xs, 1))",
+      after: "return list(enumerate(xs, 0))",
+    },
+    { operator: "int_arg_plus_one", body: "return a.split(b, 2)", after: "return a.split(b, 3)" },
+    { operator: "int_arg_minus_one", body: "return a.split(b, 2)", after: "return a.split(b, 1)" },
+    { operator: "len_plus_one", body: "return a * len(xs)", after: "return a * (len(xs) + 1)" },
+    { operator: "len_minus_one", body: "return a * len(xs)", after: "return a * (len(xs) - 1)" },
+    { operator: "offset_plus_one", body: "return f(a + 2)", after: "return f(a + 3)" },
+    { operator: "offset_minus_one", body: "return f(a + 2)", after: "return f(a + 1)" },
+    { operator: "iter_skip_first", body: "for x in xs: pass", after: "for x in xs[1:]: pass" },
+    { operator: "iter_skip_last", body: "for x in xs: pass", after: "for x in xs[:-1]: pass" },
+    {
+      operator: "iter_skip_first",
+      body: "return sum(map(int, str(a)))",
+      after: "return sum(map(int, str(a)[1:]))",
+    },
+    {
+      operator: "loop_init_plus_one",
+      body: "n = 0\nwhile n < a:\n    n += 1\nreturn n",
+      after: "n = 1",
+    },
+    {
+      operator: "loop_init_minus_one",
+      body: "n = 0\nwhile n < a:\n    n += 1\nreturn n",
+      after: "n = -1",
+    },
+  ],
+};

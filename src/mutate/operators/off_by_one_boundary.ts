@@ -1,8 +1,10 @@
+import type { OperatorEntry } from "../operator_entry.ts";
 import type { Node } from "../python_parser.ts";
 import {
   calleeName,
   intLiteral,
   operatorOf,
+  plusMinusOneNames,
   type ProposedEdit,
   shiftEdit,
   type SiteContext,
@@ -61,3 +63,31 @@ export function offByOneBoundaryEdits(ctx: SiteContext): ProposedEdit[] {
   }
   return out;
 }
+
+/** The `off_by_one_boundary` entry of the operator registry (src/mutate/operator_registry.ts). */
+export const offByOneBoundaryOperator: OperatorEntry = {
+  bug_type: "off_by_one_boundary",
+  extension: false,
+  meaning:
+    "A bound in a comparison moved by one: a constant (`x > 0` → `x > 1`), `X ± k`, a `len(...)` bound, or the right-hand bound of an ordering (`i < n` → `i < n - 1`).",
+  operators: [
+    ...plusMinusOneNames(["boundary", "bound", "len_bound"]),
+  ],
+  edits: offByOneBoundaryEdits,
+  examples: [
+    { operator: "boundary_plus_one", body: "return a >= 3", after: "return a >= 4" },
+    { operator: "boundary_minus_one", body: "return a >= 3", after: "return a >= 2" },
+    {
+      operator: "len_bound_plus_one",
+      body: "return a <= len(xs)",
+      after: "return a <= len(xs) + 1",
+    },
+    {
+      operator: "len_bound_minus_one",
+      body: "return a <= len(xs)",
+      after: "return a <= len(xs) - 1",
+    },
+    { operator: "bound_plus_one", body: "return a < b", after: "return a < b + 1" },
+    { operator: "bound_minus_one", body: "return a < b", after: "return a < b - 1" },
+  ],
+};

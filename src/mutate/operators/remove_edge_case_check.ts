@@ -1,3 +1,4 @@
+import type { OperatorEntry } from "../operator_entry.ts";
 import type { Node } from "../python_parser.ts";
 import {
   identifiersIn,
@@ -298,3 +299,53 @@ export function removeEdgeCaseCheckEdits(ctx: SiteContext): ProposedEdit[] {
   }
   return out;
 }
+
+/** The `remove_edge_case_check` entry of the operator registry (src/mutate/operator_registry.ts). */
+export const removeEdgeCaseCheckOperator: OperatorEntry = {
+  bug_type: "remove_edge_case_check",
+  extension: false,
+  meaning:
+    "A special case no longer handled: an early guard deleted (the only edit that deletes a line, and then one statement) or its condition made `False`, outside loops a special case's adjustment deleted the same way (`if n < 0: n = -n`), a loop's filter made `True`, an `and` check, one case of an `or`, a conditional expression's branch, or a comprehension filter dropped.",
+  operators: [
+    "conditional_keep_else",
+    "conditional_keep_if",
+    "delete_guard",
+    "delete_special_case",
+    "drop_and_check",
+    "drop_comprehension_filter",
+    "drop_loop_filter",
+    "drop_or_left",
+    "drop_or_right",
+    "elif_never_true",
+    "guard_never_true",
+    "special_case_never_true",
+  ],
+  edits: removeEdgeCaseCheckEdits,
+  examples: [
+    { operator: "drop_and_check", body: "return a and b", after: "return b" },
+    { operator: "conditional_keep_if", body: "return a if b else 0", after: "return a" },
+    { operator: "conditional_keep_else", body: "return a if b else 0", after: "return 0" },
+    {
+      operator: "drop_comprehension_filter",
+      body: "return [x for x in xs if x]",
+      after: "return [x for x in xs]",
+    },
+    { operator: "guard_never_true", body: "if a: return b", after: "if False: return b" },
+    { operator: "drop_or_left", body: "return a == 0 or b == 1", after: "return b == 1" },
+    { operator: "drop_or_right", body: "return a == 0 or b == 1", after: "return a == 0" },
+    { operator: "delete_guard", body: "if not xs: return a\nreturn xs[0]", after: "" },
+    {
+      operator: "drop_loop_filter",
+      body: "for x in xs:\n    if x > b: a += x\nreturn a",
+      after: "    if True: a += x",
+    },
+    { operator: "delete_special_case", body: "if a < 0: a = -a\nreturn a * b", after: "" },
+    { operator: "special_case_never_true", body: "if a < 0: a = -a", after: "if False: a = -a" },
+    {
+      operator: "elif_never_true",
+      body: "if a > 1:\n    return b\nelif a:\n    return 0\nreturn b",
+      after: "elif False:",
+    },
+  ],
+  deletes: true,
+};

@@ -1,3 +1,4 @@
+import type { OperatorEntry } from "../operator_entry.ts";
 import type { Node } from "../python_parser.ts";
 import {
   calleeName,
@@ -221,3 +222,32 @@ export function swapArgumentsEdits(ctx: SiteContext): ProposedEdit[] {
   }
   return out;
 }
+
+/** The `swap_arguments` entry of the operator registry (src/mutate/operator_registry.ts). */
+export const swapArgumentsOperator: OperatorEntry = {
+  bug_type: "swap_arguments",
+  extension: false,
+  meaning:
+    "Two operands exchanged: any two positional arguments of a call, a method's object and its one argument (`sep.join(xs)` → `xs.join(sep)`), the operands of a non-commutative operation (whole, even compound: `a * b - c` → `c - a * b`; a number literal only with another, or as the base or exponent of `**` or `<<`: `2 ** n` → `n ** 2`) or of an ordering comparison, two indexes, two slice bounds, two items of a returned or assigned tuple.",
+  operators: [
+    "swap_args",
+    "swap_comparison_operands",
+    "swap_indexes",
+    "swap_operands",
+    "swap_receiver",
+    "swap_slice_bounds",
+    "swap_tuple_items",
+  ],
+  edits: swapArgumentsEdits,
+  examples: [
+    { operator: "swap_args", body: "return divmod(a, b)", after: "return divmod(b, a)" },
+    { operator: "swap_operands", body: "return a // b", after: "return b // a" },
+    { operator: "swap_operands", body: "return 2 ** a", after: "return a ** 2" },
+    { operator: "swap_operands", body: "return a * b - xs[0]", after: "return xs[0] - a * b" },
+    { operator: "swap_comparison_operands", body: "return a < b", after: "return b < a" },
+    { operator: "swap_indexes", body: "return xs[a][b]", after: "return xs[b][a]" },
+    { operator: "swap_slice_bounds", body: "return xs[a:b]", after: "return xs[b:a]" },
+    { operator: "swap_tuple_items", body: "return a, b", after: "return b, a" },
+    { operator: "swap_receiver", body: "return a.startswith(b)", after: "return b.startswith(a)" },
+  ],
+};

@@ -1,3 +1,4 @@
+import type { OperatorEntry } from "../operator_entry.ts";
 import type { ProposedEdit, SiteContext } from "./_syntax.ts";
 
 /** Each comparison operator and what it becomes, with the operator's name. */
@@ -39,3 +40,24 @@ export function wrongComparisonEdits(ctx: SiteContext): ProposedEdit[] {
   }
   return out;
 }
+
+/** The `wrong_comparison` entry of the operator registry (src/mutate/operator_registry.ts). */
+export const wrongComparisonOperator: OperatorEntry = {
+  bug_type: "wrong_comparison",
+  extension: false,
+  meaning: "A comparison operator replaced by its near twin.",
+  operators: Object.values(SWAPS).map(([, name]) => name),
+  edits: wrongComparisonEdits,
+  examples: [
+    { operator: "lt_to_le", body: "return a < b", after: "return a <= b" },
+    { operator: "le_to_lt", body: "return a <= b", after: "return a < b" },
+    { operator: "gt_to_ge", body: "return a > b", after: "return a >= b" },
+    { operator: "ge_to_gt", body: "return a >= b", after: "return a > b" },
+    { operator: "eq_to_ne", body: "return a == b", after: "return a != b" },
+    { operator: "ne_to_eq", body: "return a != b", after: "return a == b" },
+    { operator: "in_to_not_in", body: "return a in b", after: "return a not in b" },
+    { operator: "not_in_to_in", body: "return a not in b", after: "return a in b" },
+    { operator: "is_to_is_not", body: "return a is b", after: "return a is not b" },
+    { operator: "is_not_to_is", body: "return a is not b", after: "return a is b" },
+  ],
+};

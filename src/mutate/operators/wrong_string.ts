@@ -1,3 +1,4 @@
+import type { OperatorEntry } from "../operator_entry.ts";
 import type { Node } from "../python_parser.ts";
 import { oneLine, type ProposedEdit, type SiteContext, textOf } from "./_syntax.ts";
 
@@ -42,3 +43,17 @@ function edit(node: Node, operator: string, text: string): ProposedEdit {
     text,
   };
 }
+
+/** The `wrong_string` entry of the operator registry (src/mutate/operator_registry.ts). */
+export const wrongStringOperator: OperatorEntry = {
+  bug_type: "wrong_string",
+  extension: true,
+  meaning:
+    "Extension: a string literal emptied, or an empty one given a space; replaced whole, never docstrings or f-strings.",
+  operators: ["empty_to_space", "string_to_empty"],
+  edits: wrongStringEdits,
+  examples: [
+    { operator: "string_to_empty", body: 'return a.split(",")', after: 'return a.split("")' },
+    { operator: "empty_to_space", body: 'return "".join(xs)', after: 'return " ".join(xs)' },
+  ],
+};

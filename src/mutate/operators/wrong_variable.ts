@@ -1,3 +1,4 @@
+import type { OperatorEntry } from "../operator_entry.ts";
 import type { Node } from "../python_parser.ts";
 import {
   identifiersIn,
@@ -200,3 +201,16 @@ function shadowedInside(code: string, node: Node, fn: Node, name: string): boole
   }
   return false;
 }
+
+/** The `wrong_variable` entry of the operator registry (src/mutate/operator_registry.ts). */
+export const wrongVariableOperator: OperatorEntry = {
+  bug_type: "wrong_variable",
+  extension: true,
+  meaning:
+    "Extension: a read of a parameter or local replaced by another already bound there (the two bound first).",
+  operators: ["use_other_variable"],
+  edits: wrongVariableEdits,
+  examples: [
+    { operator: "use_other_variable", body: "return a - b", after: "return a - a" },
+  ],
+};

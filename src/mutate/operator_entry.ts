@@ -1,0 +1,60 @@
+import type { ProposedEdit, SiteContext } from "./operators/_syntax.ts";
+
+/**
+ * One worked example of a fine operator: a function body and the line the
+ * operator makes of it. The unit tests check the engine makes exactly this
+ * edit, and `data/MUTATION_OPERATORS.md` is generated from the examples, so the
+ * reference cannot drift from the engine.
+ */
+export interface OperatorExample {
+  operator: string;
+  /** Body of `def f(a, b, xs):`, one statement per line, without the body's indent. */
+  body: string;
+  /** The edited line after the edit, without the body's indent ("" when deleted). */
+  after: string;
+}
+
+/**
+ * Everything the kit knows about one bug type's operator: the engine runs
+ * `edits`, the reference prints `meaning` and `examples`, the tests check the
+ * examples and that every edit is named in `operators`, and `deletes` tells
+ * the one-edit check a whole statement may go. A new operator is one file
+ * exporting such an entry plus one line in `OPERATORS`
+ * (src/mutate/operator_registry.ts).
+ *
+ * @example
+ * ```ts
+ * const wrongSign: OperatorEntry = {
+ *   bug_type: "wrong_sign",
+ *   extension: true,
+ *   meaning: "Extension: a unary minus dropped (`-x` → `x`).",
+ *   operators: ["drop_minus"],
+ *   edits: wrongSignEdits,
+ *   examples: [{ operator: "drop_minus", body: "return -a", after: "return a" }],
+ * };
+ * ```
+ */
+export interface OperatorEntry {
+  /** The `bug_type` every edit of this operator carries. */
+  bug_type: string;
+  /** False for the paper's six; true for operators that run only with `extensions`. */
+  extension: boolean;
+  /** One paragraph for data/MUTATION_OPERATORS.md: what a candidate of this type is. */
+  meaning: string;
+  /** Every fine operator name (`ProposedEdit.operator`) the edits may carry. */
+  operators: readonly string[];
+  /** The sites and edits of this bug type in one canonical, in any order (the engine sorts). */
+  edits: (ctx: SiteContext) => ProposedEdit[];
+  /** Worked examples, in the order the reference lists them. */
+  examples: readonly OperatorExample[];
+  /** The edit may delete one whole statement (see `deletion` on {@link ProposedEdit}). */
+  deletes?: boolean;
+}
+
+/** The parameters every example's function takes. */
+export const EXAMPLE_SIGNATURE = "def f(a, b, xs):";
+
+/** The example's whole function, as the engine sees it. */
+export function exampleCode(example: OperatorExample): string {
+  return `${EXAMPLE_SIGNATURE}\n${example.body.split("\n").map((l) => `    ${l}\n`).join("")}`;
+}

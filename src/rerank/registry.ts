@@ -4,8 +4,10 @@ export type { RerankerEntry, RerankerOptions };
 
 /**
  * Every reranker. Adding one is a file exporting a {@link RerankerEntry} and
- * one line here; hosted rerankers (src/rerank/hosted/) are named in configs as
- * `<base>+rerank:<name>`.
+ * one line here. Config names follow the entry: a one-base reranker is
+ * `<base>+<name>` (like `bm25+exec`), a two-base one `<name>:<a>+<b>` (like
+ * `rrf:bm25+tfidf`); hosted rerankers (rows of data/rerankers.json, no code)
+ * are `<base>+rerank:<name>`.
  */
 export const RERANKERS: readonly RerankerEntry[] = [
   {
@@ -41,9 +43,11 @@ export interface RerankSpec {
 export const DEFAULT_RERANK_K = 10;
 
 /**
- * Parse a reranked config name: `<base>+exec`, `rrf:<a>+<b>`,
- * `<base>+rerank:<name>`, each with an optional `@<k>` (top k, 1–10) at the
- * end. Throws a one-line error naming the config on anything else.
+ * Parse a reranked config name: `<base>+<name>` (one-base rerankers such as
+ * `exec`), `<name>:<a>+<b>` (two-base ones such as `rrf`),
+ * `<base>+rerank:<name>` (hosted), each with an optional `@<k>` (top k,
+ * 1–10) at the end. `entries` is the registry the names are looked up in.
+ * Throws a one-line error naming the config on anything else.
  *
  * @example
  * ```ts
@@ -69,21 +73,28 @@ export function parseRerankConfig(
     return e;
   };
   let entry: RerankerEntry, bases: string[];
-  if (name.startsWith("rrf:")) {
-    entry = find("rrf");
-    bases = name.slice(4).split("+");
+  // Config names cannot hold ":", so a leading `<name>:` can only name a reranker.
+  const prefix = /^([a-z0-9][a-z0-9._-]*):/.exec(name);
+  const fusion = prefix && entries.find((x) => x.name === prefix[1] && x.bases === 2);
+  const plus = name.lastIndexOf("+");
+  const single = entries.find((x) =>
+    x.name === name.slice(plus + 1) && x.bases === 1 && x.kind !== "hosted"
+  );
+  if (fusion) {
+    entry = fusion;
+    bases = name.slice(prefix[0].length).split("+");
     if (bases.length !== 2 || bases.some((b) => b === "")) {
-      throw fail("rrf takes two configs: rrf:<a>+<b>");
+      throw fail(`${entry.name} takes two configs: ${entry.name}:<a>+<b>`);
     }
-    if (bases[0] === bases[1]) throw fail("rrf of a config with itself");
+    if (bases[0] === bases[1]) throw fail(`${entry.name} of a config with itself`);
   } else if (name.includes("+rerank:")) {
     const i = name.lastIndexOf("+rerank:");
     entry = find(name.slice(i + 8));
     if (entry.kind !== "hosted") throw fail(`"${entry.name}" is not a hosted reranker`);
     bases = [name.slice(0, i)];
-  } else if (name.endsWith("+exec")) {
-    entry = find("exec");
-    bases = [name.slice(0, -5)];
+  } else if (plus >= 0 && single) {
+    entry = single;
+    bases = [name.slice(0, plus)];
   } else {
     throw fail("not <base>+exec, rrf:<a>+<b> or <base>+rerank:<name>");
   }

@@ -27,3 +27,21 @@ Deno.test("parseRerankConfig: one-line errors naming the config", () => {
   throws(() => parseRerankConfig("+exec"), /empty or reranked/);
   throws(() => parseRerankConfig("bm25+exec+exec"), /empty or reranked/);
 });
+
+Deno.test("parseRerankConfig: a new entry is named by its own name, no parser change", () => {
+  const entry = (name: string, bases: 1 | 2): RerankerEntry => ({
+    name,
+    kind: bases === 2 ? "fusion" : "local",
+    bases,
+    description: "",
+    create: () => Promise.reject(new Error("unused")),
+  });
+  const entries = [...RERANKERS, entry("overlap", 1), entry("comb", 2)];
+  const one = parseRerankConfig("bm25+overlap@3", entries);
+  assertEquals([one.entry.name, one.bases, one.k], ["overlap", ["bm25"], 3]);
+  const two = parseRerankConfig("comb:bm25+use", entries);
+  assertEquals([two.entry.name, two.bases], ["comb", ["bm25", "use"]]);
+  throws(() => parseRerankConfig("comb:bm25", entries), /comb takes two configs: comb:<a>\+<b>/);
+  throws(() => parseRerankConfig("bm25+overlap", RERANKERS), /"bm25\+overlap": not <base>\+exec/);
+  throws(() => parseRerankConfig("bm25+rerank:overlap", entries), /not a hosted reranker/);
+});

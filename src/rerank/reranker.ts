@@ -3,7 +3,8 @@
  * into a new config's ranking, so every table, test and page of the kit
  * applies to it unchanged. Kinds: `exec` (runs candidates on the query's
  * visible tests), `fusion` (combines two base rankings), `hosted` (a
- * cross-encoder behind an HTTP API).
+ * cross-encoder behind an HTTP API), `local` (any other one-base reranker
+ * that runs in-process, named `<base>+<name>`).
  */
 import type { TestOutcome } from "../oracle/outcome.ts";
 
@@ -93,7 +94,7 @@ export interface RerankResult {
 export interface Reranker {
   /** Registry name, e.g. `exec`, `rrf`, `cohere`. */
   name: string;
-  kind: "exec" | "fusion" | "hosted";
+  kind: "exec" | "fusion" | "hosted" | "local";
   rerank(input: RerankInput): Promise<RerankResult>;
 }
 

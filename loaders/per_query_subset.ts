@@ -6,7 +6,8 @@
  *   deno run -A loaders/per_query_subset.ts margin > margins.arrow
  */
 import * as arrow from "apache-arrow";
-import { rowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table.ts";
+import { checkedRowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table.ts";
+import { tablePath } from "../src/io/paths.ts";
 import { siteTable } from "./_table_source.ts";
 import { PER_QUERY } from "../src/tables/schema.ts";
 import { writeAll } from "./_stdout.ts";
@@ -14,8 +15,10 @@ import { writeAll } from "./_stdout.ts";
 /** Arrow stream bytes of the per_query rows whose metric is one of `metrics`. */
 export async function perQuerySubset(metrics: readonly string[]): Promise<Uint8Array> {
   const keep = new Set(metrics);
-  const rows = rowsOf<Record<string, unknown>>(arrow.tableFromIPC(await siteTable("per_query")))
-    .filter((r) => keep.has(r.metric as string));
+  const table = arrow.tableFromIPC(await siteTable("per_query"));
+  const rows = checkedRowsOf(table, PER_QUERY, tablePath("per_query")).filter((r) =>
+    keep.has(r.metric)
+  );
   return toIpcStream(tableFromRows(rows, PER_QUERY));
 }
 

@@ -5,22 +5,33 @@
  *   deno run -A loaders/snippet_outcomes.ts > outcomes.arrow
  */
 import * as arrow from "apache-arrow";
-import { rowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table.ts";
+import {
+  checkedRowsOf,
+  tableFromRows,
+  type TableSpec,
+  toIpcStream,
+} from "../src/io/arrow_table.ts";
+import { tablePath } from "../src/io/paths.ts";
 import { siteTable } from "./_table_source.ts";
 import { tableBytes } from "./table_stream.ts";
-import { EXECUTION_TIMES } from "../src/tables/schema.ts";
+import { CORPUS, EXECUTION_TIMES, EXECUTIONS, TASKS } from "../src/tables/schema.ts";
 import { SNIPPET_OUTCOMES, snippetOutcomes } from "../src/report/snippet_outcomes.ts";
 import { writeAll } from "./_stdout.ts";
 
 /** Arrow stream bytes of the outcomes table. */
 export async function snippetOutcomesStream(): Promise<Uint8Array> {
-  const rows = async <T>(name: string) => rowsOf<T>(arrow.tableFromIPC(await siteTable(name)));
+  const rows = async <S extends TableSpec>(name: string, spec: S, bytes?: Uint8Array) =>
+    checkedRowsOf(arrow.tableFromIPC(bytes ?? await siteTable(name)), spec, tablePath(name));
   const outcomes = snippetOutcomes(
-    await rows("tasks"),
-    await rows("corpus"),
-    await rows("executions"),
+    await rows("tasks", TASKS),
+    await rows("corpus", CORPUS),
+    await rows("executions", EXECUTIONS),
     // Timings are optional: a run imported from elsewhere may have none.
-    rowsOf(arrow.tableFromIPC(await tableBytes("execution_times", EXECUTION_TIMES))),
+    await rows(
+      "execution_times",
+      EXECUTION_TIMES,
+      await tableBytes("execution_times", EXECUTION_TIMES),
+    ),
   );
   return toIpcStream(tableFromRows(outcomes, SNIPPET_OUTCOMES));
 }

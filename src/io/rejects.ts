@@ -1,17 +1,12 @@
 import { join } from "node:path";
-import { tableFromIPC } from "apache-arrow";
-import { rowsOf, writeTable } from "./arrow_table.ts";
+import { type Table, tableFromIPC } from "apache-arrow";
+import { checkedRowsOf, writeTable } from "./arrow_table.ts";
 import { UserError } from "../cli/command.ts";
 import { tablesDir } from "./paths.ts";
-import { REJECTS } from "../tables/schema.ts";
+import { type RejectRow, REJECTS } from "../tables/schema.ts";
 
 /** One rejected input or candidate (see `REJECTS` in the table contract). */
-export interface Reject {
-  stage: string;
-  source: string;
-  locator: string;
-  reason: string;
-}
+export type Reject = RejectRow;
 
 /** Stages in pipeline order; the combined table lists their rejects in this order. */
 export const REJECT_STAGES = ["tasks", "mutate", "oracle", "embed", "score", "import"] as const;
@@ -48,10 +43,16 @@ async function readStageRejects(path: string): Promise<Reject[]> {
     if (e instanceof Deno.errors.NotFound) return [];
     throw new UserError(`${path}: cannot read (${firstLine(e)})`);
   }
+  let table: Table;
   try {
-    return rowsOf<Reject>(tableFromIPC(bytes));
+    table = tableFromIPC(bytes);
   } catch (e) {
     throw new UserError(`${path}: not an Arrow stream of rejects (${firstLine(e)})`);
+  }
+  try {
+    return checkedRowsOf(table, REJECTS, path);
+  } catch (e) {
+    throw new UserError(firstLine(e));
   }
 }
 

@@ -1,4 +1,5 @@
 import type { TableSpec } from "../io/arrow_table.ts";
+import type { CorpusRow, ExecutionRow, ExecutionTimeRow, TaskRow } from "../tables/schema.ts";
 
 // The explorer joins executions to snippets by the oracle's own suite key.
 import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
@@ -12,28 +13,10 @@ export const SNIPPET_OUTCOMES: TableSpec = {
   ms: "float64",
 };
 
-interface Task {
-  task_id: string;
-  setup: string | null;
-  tests: string[] | null;
-}
-interface Snippet {
-  corpus_id: string;
-  task_id: string;
-  code: string;
-}
-interface Execution {
-  code_sha256: string;
-  tests_sha256: string;
-  test_index: number;
-  outcome: string;
-}
-interface ExecutionTime {
-  code_sha256: string;
-  tests_sha256: string;
-  test_index: number;
-  ms: number;
-}
+type Task = Pick<TaskRow, "task_id" | "setup" | "tests">;
+type Snippet = Pick<CorpusRow, "corpus_id" | "task_id" | "code">;
+type Execution = Pick<ExecutionRow, "code_sha256" | "tests_sha256" | "test_index" | "outcome">;
+type ExecutionTime = Pick<ExecutionTimeRow, "code_sha256" | "tests_sha256" | "test_index" | "ms">;
 
 /**
  * Attach each pool snippet's test outcomes to its corpus id. Executions are

@@ -1,5 +1,7 @@
 import type { ProposedEdit, SiteContext } from "./operators/_syntax.ts";
 
+export type { ProposedEdit, SiteContext } from "./operators/_syntax.ts";
+
 /**
  * One worked example of a fine operator: a function body and the line the
  * operator makes of it. The unit tests check the engine makes exactly this

@@ -128,30 +128,7 @@ function firstLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split("\n")[0];
 }
 
-/** Which stage writes each table. */
-export const TABLE_STAGE: Record<string, string> = {
-  tasks: "tasks",
-  mutants: "mutate",
-  executions: "oracle",
-  execution_times: "oracle",
-  queries: "oracle",
-  corpus: "oracle",
-  validation: "oracle",
-  rankings: "score",
-  per_query: "score",
-  rerank_rankings: "rerank",
-  rerank_per_query: "rerank",
-  rerank_cost: "rerank",
-  rerank_times: "rerank",
-  test_split: "rerank",
-  breakdowns: "stats",
-  metrics: "stats",
-  pairwise: "stats",
-  rejects: "stats",
-  oracle_agreement: "oracle",
-  oracle_disagreements: "oracle",
-  paper_comparison: "compare",
-  ranking_agreement: "compare",
-  ranking_differences: "compare",
-  release_mutations: "compare",
-};
+/** Which stage writes each table (from each stage's `tables`). */
+export const TABLE_STAGE: Record<string, string> = Object.fromEntries(
+  STAGES.flatMap((s) => s.tables.map((t) => [t, s.name])),
+);

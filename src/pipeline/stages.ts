@@ -33,6 +33,12 @@ export interface StageDef {
   name: string;
   /** Stages whose outputs this one reads. */
   after: string[];
+  /**
+   * The pipeline tables (`out/tables/<name>.arrow`) the stage writes under
+   * any profile: the one list `TABLE_STAGE` (which stage to make current
+   * for a table) is derived from.
+   */
+  tables: readonly string[];
   /** What the outputs are a function of (for the stamp). */
   inputs(profile: Profile): Promise<StageInputs>;
   /** Files the stage writes (checked and stamped after it runs). */
@@ -83,12 +89,14 @@ async function rerankersOf(profile: Profile): Promise<string[]> {
 
 const ORACLE_TABLES = ["executions", "execution_times", "queries", "corpus", "validation"];
 const RELEASE_ORACLE_TABLES = ["oracle_agreement", "oracle_disagreements"];
+const STATS_TABLES = ["metrics", "pairwise", "breakdowns"];
 
 /** The stages in pipeline order. */
 export const STAGES: StageDef[] = [
   {
     name: "tasks",
     after: [],
+    tables: ["tasks"],
     inputs: async (p) => ({
       settings: {
         sources: p.sources,
@@ -98,7 +106,9 @@ export const STAGES: StageDef[] = [
       entry: "src/sources/stage.ts",
       assets: [GRAMMAR],
     }),
-    outputs: () => Promise.resolve([table("tasks"), rejects("tasks")]),
+    outputs() {
+      return Promise.resolve([...this.tables.map(table), rejects("tasks")]);
+    },
     run: async (p, quiet) => {
       await runTasksStage({ sources: await sourcesOf(p), quiet });
     },
@@ -106,6 +116,7 @@ export const STAGES: StageDef[] = [
   {
     name: "mutate",
     after: ["tasks"],
+    tables: ["mutants"],
     inputs: (p) =>
       Promise.resolve({
         settings: { seed: p.mutation_seed, extensions: p.mutation_extensions },
@@ -113,7 +124,9 @@ export const STAGES: StageDef[] = [
         entry: "src/mutate/stage.ts",
         assets: ["src/mutate/_mutate_worker.ts", GRAMMAR],
       }),
-    outputs: () => Promise.resolve([table("mutants"), rejects("mutate")]),
+    outputs() {
+      return Promise.resolve([...this.tables.map(table), rejects("mutate")]);
+    },
     run: async (p, quiet) => {
       await runMutateStage({ seed: p.mutation_seed, extensions: p.mutation_extensions, quiet });
     },
@@ -121,6 +134,7 @@ export const STAGES: StageDef[] = [
   {
     name: "oracle",
     after: ["mutate"],
+    tables: [...ORACLE_TABLES, ...RELEASE_ORACLE_TABLES],
     inputs: async (p) => ({
       settings: {
         runtime: p.runtime,
@@ -167,6 +181,8 @@ export const STAGES: StageDef[] = [
   {
     name: "embed",
     after: ["oracle"],
+    // Embedding files, one per config, are not pipeline tables.
+    tables: [],
     inputs: async (p) => ({
       settings: {
         configs: await configsOf(p),
@@ -199,6 +215,7 @@ export const STAGES: StageDef[] = [
   {
     name: "score",
     after: ["embed"],
+    tables: ["rankings", "per_query"],
     inputs: async (p) => ({
       settings: { configs: await configsOf(p), ks: p.ks },
       files: [
@@ -210,7 +227,9 @@ export const STAGES: StageDef[] = [
       entry: "src/score/stage.ts",
       assets: [DOT_WORKER],
     }),
-    outputs: () => Promise.resolve([table("rankings"), table("per_query")]),
+    outputs() {
+      return Promise.resolve(this.tables.map(table));
+    },
     run: async (p, quiet) => {
       await runScoreStage({ configs: await configsOf(p), ks: p.ks, quiet });
     },
@@ -219,6 +238,7 @@ export const STAGES: StageDef[] = [
     // Rerankers turn configs into new configs: rows beside rankings and per_query.
     name: "rerank",
     after: ["score"],
+    tables: RERANK_TABLES,
     inputs: async (p) => ({
       settings: {
         rerankers: await rerankersOf(p),
@@ -241,7 +261,9 @@ export const STAGES: StageDef[] = [
         "npm:pyodide",
       ],
     }),
-    outputs: () => Promise.resolve(RERANK_TABLES.map(table)),
+    outputs() {
+      return Promise.resolve(this.tables.map(table));
+    },
     run: async (p, quiet) => {
       await runRerankStage({
         rerankers: await rerankersOf(p),
@@ -256,6 +278,10 @@ export const STAGES: StageDef[] = [
   {
     name: "stats",
     after: ["rerank"],
+    // Every stage adds its rows to the combined `rejects` table; it is
+    // complete once the stages before stats have run, so it is stats' to
+    // ensure, but not its output to stamp.
+    tables: [...STATS_TABLES, "rejects"],
     inputs: (p) =>
       Promise.resolve({
         settings: { ks: p.ks, bootstrap: p.bootstrap, seed: p.seed },
@@ -263,7 +289,7 @@ export const STAGES: StageDef[] = [
         entry: "src/stats/stage.ts",
         assets: [DOT_WORKER],
       }),
-    outputs: () => Promise.resolve(["metrics", "pairwise", "breakdowns"].map(table)),
+    outputs: () => Promise.resolve(STATS_TABLES.map(table)),
     run: async (p, quiet) => {
       await runStatsStage({ ks: p.ks, bootstrap: p.bootstrap, seed: p.seed, quiet });
     },
@@ -273,6 +299,7 @@ export const STAGES: StageDef[] = [
     // elsewhere it has nothing to compare and writes nothing).
     name: "compare",
     after: ["stats"],
+    tables: COMPARE_TABLES,
     inputs: async (p) => ({
       settings: {
         configs: await configsOf(p),

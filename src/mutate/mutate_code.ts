@@ -114,10 +114,11 @@ function editAll(
   code: string,
   options: MutateOptions,
 ): MutateResult {
-  const ctx: SiteContext = { code, nodes: indexNodes(tree) };
   const entries = (options.operators ?? OPERATORS).filter((e) =>
     options.extensions || !e.extension
   );
+  const extra = new Set(entries.flatMap((e) => e.nodeTypes ?? []));
+  const ctx: SiteContext = { code, nodes: indexNodes(tree, extra) };
   const edits = entries.flatMap((entry) =>
     entry.edits(ctx).sort((a, b) => (a.at ?? a.start) - (b.at ?? b.start))
   );

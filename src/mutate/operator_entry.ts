@@ -51,6 +51,11 @@ export interface OperatorEntry {
   examples: readonly OperatorExample[];
   /** The edit may delete one whole statement (see `deletion` on {@link ProposedEdit}). */
   deletes?: boolean;
+  /**
+   * Node types `edits` reads from `ctx.nodes` beyond those the built-in
+   * operators already index (`WANTED` in operators/_syntax.ts), e.g. `"lambda"`.
+   */
+  nodeTypes?: readonly string[];
 }
 
 /** The parameters every example's function takes. */

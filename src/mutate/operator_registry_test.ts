@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok, strictEqual } from "node:assert/strict";
 import { BUG_TYPES } from "../tables/schema.ts";
 import { DELETING_TYPES } from "./diff_one_edit.ts";
-import { exampleCode } from "./operator_entry.ts";
+import { mutateCodeWith } from "./mutate_code.ts";
+import { exampleCode, type OperatorEntry } from "./operator_entry.ts";
 import {
   deletingBugTypes,
   extensionBugTypes,
@@ -64,4 +65,31 @@ Deno.test("every entry: its edits carry its bug type, its extension flag and a d
       ok(entry.operators.includes(example.operator), `${entry.bug_type}: ${example.operator}`);
     }
   }
+});
+
+Deno.test("an entry's nodeTypes are indexed for it: an operator on lambdas sees them only when it names them", () => {
+  const entry = (nodeTypes?: string[]): OperatorEntry => ({
+    bug_type: "lambda_to_none",
+    extension: true,
+    meaning: "A key function left out.",
+    operators: ["lambda_to_none"],
+    edits: (ctx) =>
+      (ctx.nodes.get("lambda") ?? []).map((n) => ({
+        bug_type: "lambda_to_none",
+        operator: "lambda_to_none",
+        extension: true,
+        start: n.startIndex,
+        end: n.endIndex,
+        text: "None",
+      })),
+    examples: [],
+    nodeTypes,
+  });
+  const code = "def f(xs):\n    return sorted(xs, key=lambda x: -x)\n";
+  const afters = (e: OperatorEntry) =>
+    mutateCodeWith(parser, code, { extensions: true, operators: [e] }).candidates.map((c) =>
+      c.after
+    );
+  assertEquals(afters(entry()), []);
+  assertEquals(afters(entry(["lambda"])), ["    return sorted(xs, key=None)"]);
 });

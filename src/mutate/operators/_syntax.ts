@@ -9,7 +9,7 @@ export interface ProposedEdit {
   start: number;
   end: number;
   text: string;
-  /** A whole statement (whole lines) is deleted: only the `DELETING_TYPES` of diff_one_edit.ts. */
+  /** A whole statement (whole lines) is deleted: only by an entry marked `deletes`. */
   deletion?: boolean;
   /** Where the edit is reported (line, column) when not at `start`: a deleted statement's start. */
   at?: number;
@@ -65,16 +65,20 @@ const WANTED = new Set([
 
 /**
  * Walk the tree once with a cursor (cheaper than materialising every node)
- * and index the wanted nodes by type, in source order.
+ * and index the wanted nodes by type, in source order: the types the built-in
+ * operators read, plus `extra` (an entry's `nodeTypes`).
  */
-export function indexNodes(tree: Tree): Map<string, Node[]> {
+export function indexNodes(
+  tree: Tree,
+  extra: ReadonlySet<string> = new Set(),
+): Map<string, Node[]> {
   const out = new Map<string, Node[]>();
   const cursor = tree.walk();
   try {
     for (;;) {
       const type = cursor.nodeType;
       const skip = SKIPPED.has(type);
-      if (WANTED.has(type) && (!skip || INDEXED_WHOLE.has(type))) {
+      if ((WANTED.has(type) || extra.has(type)) && (!skip || INDEXED_WHOLE.has(type))) {
         let list = out.get(type);
         if (!list) out.set(type, list = []);
         list.push(cursor.currentNode);

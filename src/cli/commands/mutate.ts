@@ -18,10 +18,8 @@ at least 4 candidates covering at least 3 bug types.
 
 options:
   --seed N        seed of the selection order (default ${DEFAULT_SEED})
-  --extensions    also run the extension operators (negate_condition,
-                  wrong_return_value, wrong_constant, wrong_call, drop_call,
-                  drop_argument, missing_statement, wrong_string,
-                  wrong_variable; see data/MUTATION_OPERATORS.md), labelled
+  --extensions    also run the extension operators (every bug type
+                  marked "(extension)" in data/MUTATION_OPERATORS.md), labelled
                   extension=true and spread among the paper's types in each
                   task's order; the coverage line then also counts them
   --workers N     threads to spread tasks over (default: cores, at most 4);

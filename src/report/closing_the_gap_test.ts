@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { tableFromRows, type TableSpec, toIpcStream, toParquet } from "../io/arrow_table.ts";
 import { openRunDatabase, runSql } from "../sql/run_database.ts";
 import { METRICS, PAIRWISE, RANKINGS } from "../tables/schema.ts";
-import { RERANK_COST, RERANK_TIMES, TEST_SPLIT } from "../rerank/tables.ts";
+import { RERANK_COST, RERANK_TIMES, TEST_SPLIT } from "../tables/rerank.ts";
 import {
   beforeAfterRows,
   costPoints,

@@ -10,7 +10,7 @@ import { parseRerankConfig, type RerankerEntry, RERANKERS, type RerankSpec } fro
 import type { RerankCandidate, RerankQuery } from "./reranker.ts";
 import { RRF_K } from "./rrf.ts";
 import { rerankedPerQuery, rerankedRankings } from "./reranked_rows.ts";
-import { RERANK_COST, RERANK_TIMES, TEST_SPLIT } from "./tables.ts";
+import { RERANK_COST, RERANK_TIMES, TEST_SPLIT } from "../tables/rerank.ts";
 import { testSplit, VISIBLE_SHARE, visibleAndHidden } from "./visible_tests.ts";
 
 /** Options of {@link runRerankStage}. */

@@ -1,20 +1,17 @@
 import { below, xoshiro128ss } from "../stats/rng.ts";
 import { fnv1a32 } from "../score/tie_break.ts";
+import type { TestSplitRow as TestSplitColumns } from "../tables/rerank.ts";
 
-/** One row of the `test_split` table. */
-export interface TestSplitRow {
-  task_id: string;
+/**
+ * One row of the `test_split` table, its two text columns narrowed to the
+ * values this module writes.
+ */
+export type TestSplitRow = Omit<TestSplitColumns, "origin" | "how"> & {
   /** `suite`: one of the task's tests; `docstring`: an example from the query's docstring. */
   origin: "suite" | "docstring";
-  /** Index in the task's suite, or among its docstring examples. */
-  test_index: number;
-  /** The test statement. */
-  test: string;
-  /** True when a reranker may run it. */
-  visible: boolean;
   /** How the task's visible tests were chosen: from its docstring, or a seeded split of its suite. */
   how: "docstring" | "split";
-}
+};
 
 /** How many of a task's tests a seeded split keeps visible (the issue's default). */
 export const VISIBLE_SHARE = 1;

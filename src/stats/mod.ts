@@ -21,7 +21,7 @@ export {
 export { mcnemar_exact, mcnemar_table, type McNemarTable } from "./mcnemar.ts";
 export { holm_bonferroni } from "./holm.ts";
 export { below, splitmix64, xoshiro128ss } from "./rng.ts";
-export { BREAKDOWNS } from "./breakdowns_spec.ts";
+export { BREAKDOWNS } from "../tables/schema.ts";
 export {
   checkMetricsAgainstRankings,
   RECOMPUTABLE,

@@ -1,7 +1,7 @@
 import { writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
-import { METRICS, PAIRWISE } from "../tables/schema.ts";
+import { BREAKDOWNS, METRICS, PAIRWISE } from "../tables/schema.ts";
 import {
   BOOTSTRAP_RESAMPLES,
   BOOTSTRAP_SEED,
@@ -10,7 +10,6 @@ import {
   resampleCounts,
   resampler,
 } from "./bootstrap.ts";
-import { BREAKDOWNS } from "./breakdowns_spec.ts";
 import { holm_bonferroni } from "./holm.ts";
 import { mcnemar_exact, mcnemar_table } from "./mcnemar.ts";
 import { type PerQueryMatrix, readPerQueryMatrix } from "./per_query_matrix.ts";
@@ -163,7 +162,7 @@ export function computeStats(
 /**
  * The stats stage: read `per_query.arrow` (plus `rerank_per_query.arrow`
  * when the rerank stage wrote it), write `metrics.arrow`,
- * `pairwise.arrow` and `breakdowns.arrow` (spec in breakdowns_spec.ts).
+ * `pairwise.arrow` and `breakdowns.arrow` (specs in src/tables/schema.ts).
  * Deterministic: the same per_query, B and seed give byte-identical tables.
  *
  * @example

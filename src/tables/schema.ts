@@ -167,6 +167,25 @@ export const METRICS = tableSpec({
 /** One row of {@link METRICS}. */
 export type MetricRow = RowOf<typeof METRICS>;
 
+/**
+ * Every aggregate of {@link METRICS} per source and per domain, with its
+ * bootstrap interval (same shared resamples: a group's mean over the drawn
+ * queries of that group). Only the stats stage and the report use it.
+ */
+export const BREAKDOWNS = tableSpec({
+  config: "utf8",
+  group_by: "utf8", // source | domain
+  group: "utf8",
+  metric: "utf8",
+  k: "int32",
+  value: "float64",
+  ci_low: "float64",
+  ci_high: "float64",
+  n: "int32",
+});
+/** One row of {@link BREAKDOWNS}. */
+export type BreakdownRow = RowOf<typeof BREAKDOWNS>;
+
 /** A paired comparison of two configs on one metric at one k. */
 export const PAIRWISE = tableSpec({
   config_a: "utf8",

@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { entryFields, readNamedTable } from "../../io/named_table.ts";
+import { RERANK_WIRES, type RerankProviderName } from "./wire_formats.ts";
 
-/** Hosted rerank APIs the kit knows how to call (one wire format each, see wire_formats.ts). */
-export const RERANK_PROVIDERS = ["cohere", "voyage", "jina"] as const;
+export type { RerankProviderName };
 
-/** A hosted rerank provider. */
-export type RerankProviderName = typeof RERANK_PROVIDERS[number];
+/** Hosted rerank APIs the kit knows how to call: the keys of `RERANK_WIRES` (wire_formats.ts). */
+export const RERANK_PROVIDERS = Object.keys(RERANK_WIRES) as readonly RerankProviderName[];
 
 /**
  * What one rerank request may carry, per the provider's documentation; a

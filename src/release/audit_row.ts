@@ -1,36 +1,7 @@
-import type { TableSpec } from "../io/arrow_table.ts";
+import { AUDIT, type AuditRow } from "../tables/release.ts";
 
-/**
- * The `audit` table: one row per released number checked against the kit's
- * recomputation from the released rankings (and, in summary rows, the
- * re-execution and mutation comparisons).
- */
-export const AUDIT: TableSpec = {
-  section: "utf8", // metrics | leaderboard | intervals | pairwise | executions | relevance | mutations
-  subject: "utf8", // a model, a pair "A vs B", or "all"
-  metric: "utf8", // released family: exec | precision | ndcg | exec_ndcg_gap | ...
-  k: "int32", // 0 when the number has no cutoff
-  quantity: "utf8", // what the number is: value, ci95_low, a_only, mcnemar_exact_p, ...
-  released: "float64",
-  recomputed: "float64", // null when the kit cannot recompute it
-  tolerance: "float64", // accepted |released − recomputed|
-  match: "bool", // null when not recomputed
-  locator: "utf8", // the released file and key the number comes from
-};
-
-/** One row of {@link AUDIT}. */
-export interface AuditRow {
-  section: string;
-  subject: string;
-  metric: string;
-  k: number;
-  quantity: string;
-  released: number;
-  recomputed: number | null;
-  tolerance: number | null;
-  match: boolean | null;
-  locator: string;
-}
+/** The `audit` table and its row (specs in src/tables/release.ts). */
+export { AUDIT, type AuditRow };
 
 /** A row for a count that must match exactly (no cutoff, no tolerance). */
 export function exactCountRow(

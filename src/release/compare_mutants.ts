@@ -1,32 +1,16 @@
-import type { TableSpec } from "../io/arrow_table.ts";
+import { AUDIT_MUTATIONS, type MutationComparison as MutationColumns } from "../tables/release.ts";
 import type { AuditRow } from "./audit_row.ts";
 import { type Candidate, mutateCodeWith } from "../mutate/mutate_code.ts";
 import type { PythonParser } from "../mutate/python_parser.ts";
 import type { ReleaseDistractor } from "./release_tasks.ts";
 
-/** The `audit_mutations` table: one row per released distractor. */
-export const AUDIT_MUTATIONS: TableSpec = {
-  task_id: "utf8",
-  corpus_id: "utf8",
-  released_bug_type: "utf8",
-  reproduced: "utf8", // exact | trailing_whitespace | no
-  engine_bug_type: "utf8", // bug type of the engine's matching candidate; null when none
-  engine_operator: "utf8",
-  same_bug_type: "bool", // null when not reproduced
-  candidates: "int32", // how many candidates the engine made from the canonical
-};
+/** The `audit_mutations` table (spec in src/tables/release.ts). */
+export { AUDIT_MUTATIONS };
 
-/** One row of {@link AUDIT_MUTATIONS}. */
-export interface MutationComparison {
-  task_id: string;
-  corpus_id: string;
-  released_bug_type: string;
+/** One row of {@link AUDIT_MUTATIONS}, its `reproduced` narrowed to the values written. */
+export type MutationComparison = Omit<MutationColumns, "reproduced"> & {
   reproduced: "exact" | "trailing_whitespace" | "no";
-  engine_bug_type: string | null;
-  engine_operator: string | null;
-  same_bug_type: boolean | null;
-  candidates: number;
-}
+};
 
 /** Per released bug type: how many distractors the engine reproduced. */
 export interface MutationSummaryRow {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { writeTable } from "../io/arrow_table.ts";
+import { type TableSpec, writeTable } from "../io/arrow_table.ts";
 import { outDir } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import type { Reject } from "../io/rejects.ts";
@@ -86,7 +86,7 @@ export async function importRelease(
   );
   const detected = detectTestsRule(bundle);
   const tables = await releaseTables(bundle, detected.rule);
-  const write = (name: string, rows: readonly Record<string, unknown>[], spec: typeof AUDIT) =>
+  const write = (name: string, rows: readonly Record<string, unknown>[], spec: TableSpec) =>
     writeTable(`release_${name}`, rows, spec, {
       path: releaseTablePath(name),
       // Parquet copies would land in the default run's out/parquet; keep the import apart.

@@ -1,4 +1,4 @@
-import type { TableSpec } from "../io/arrow_table.ts";
+import { PAPER_COMPARISON, RANKING_AGREEMENT, RANKING_DIFFERENCES } from "../tables/release.ts";
 import type { MetricRow, PairwiseRow, RankingRow } from "../tables/schema.ts";
 import { metricKey } from "./per_query_values.ts";
 import type { Bundle, ReleasedPairEntry } from "./read_bundle.ts";
@@ -9,52 +9,7 @@ import {
   toleranceFor,
 } from "./released_precision.ts";
 
-/**
- * `paper_comparison`: every number the release reports for a system the kit
- * scored, beside the kit's own value from its run of the release profile.
- */
-export const PAPER_COMPARISON: TableSpec = {
-  section: "utf8", // metric | interval | pairwise
-  model: "utf8", // released model id (model A of a pair)
-  config: "utf8", // the kit's config for it
-  model_b: "utf8", // pairwise only
-  config_b: "utf8",
-  metric: "utf8", // the kit's family: exec | precision | ndcg | gap
-  k: "int32",
-  quantity: "utf8", // value | ci_low | ci_high | a_rate | b_rate | delta | a_only | b_only | both | neither | p_mcnemar
-  released: "float64",
-  kit: "float64", // null when the kit has no such number
-  difference: "float64", // kit − released
-  tolerance: "float64", // accepted |difference|
-  equal: "bool", // |difference| ≤ tolerance
-  status: "utf8", // equal | differs | kit_own (the kit's own implementation: shown, not flagged) | missing
-  flagged: "bool", // status is differs or missing
-  locator: "utf8", // released file and key
-};
-
-/**
- * `ranking_agreement`: per released system, how many queries get the same
- * top 10 from the kit as in the release.
- */
-export const RANKING_AGREEMENT: TableSpec = {
-  model: "utf8",
-  config: "utf8",
-  queries: "int32",
-  identical_top10: "int32",
-  share_identical: "float64",
-  same_rank1: "int32",
-  first_differing_rank_min: "int32", // null when every top 10 is identical
-  kit_own: "bool",
-};
-
-/** `ranking_differences`: each query whose kit top 10 differs from the released one. */
-export const RANKING_DIFFERENCES: TableSpec = {
-  config: "utf8",
-  query_id: "utf8",
-  first_differing_rank: "int32",
-  released_corpus_id: "utf8",
-  kit_corpus_id: "utf8",
-};
+export { PAPER_COMPARISON, RANKING_AGREEMENT, RANKING_DIFFERENCES };
 
 /** The kit's rows this comparison reads (columns of `metrics`, `pairwise`, `rankings`). */
 export type KitMetric = Pick<MetricRow, "config" | "metric" | "k" | "value" | "ci_low" | "ci_high">;

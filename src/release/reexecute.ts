@@ -1,34 +1,11 @@
-import type { TableSpec } from "../io/arrow_table.ts";
+import { AUDIT_EXECUTIONS, type ExecutionComparison } from "../tables/release.ts";
 import type { OraclePool } from "../oracle/pool.ts";
 import { type AuditRow, exactCountRow } from "./audit_row.ts";
 import { cacheEntryFor, kitOutcome, type TestsHashRule } from "./cache_keys.ts";
 import type { Bundle } from "./read_bundle.ts";
 
-/** The `audit_executions` table: one row per (released snippet, test) re-executed. */
-export const AUDIT_EXECUTIONS: TableSpec = {
-  query_id: "utf8",
-  corpus_id: "utf8",
-  label: "utf8",
-  bug_type: "utf8",
-  test_index: "int32",
-  released: "utf8", // as released (FAIL:<msg> kept); null when the cache lacks the pair
-  recomputed: "utf8", // the kit's sandbox outcome
-  match: "bool", // released (FAIL:<msg> read as FAIL) equals recomputed
-  runtime: "utf8",
-};
-
-/** One row of {@link AUDIT_EXECUTIONS}. */
-export interface ExecutionComparison {
-  query_id: string;
-  corpus_id: string;
-  label: string;
-  bug_type: string | null;
-  test_index: number;
-  released: string | null;
-  recomputed: string;
-  match: boolean;
-  runtime: string;
-}
+/** The `audit_executions` table and its row (specs in src/tables/release.ts). */
+export { AUDIT_EXECUTIONS, type ExecutionComparison };
 
 /**
  * Re-execute every released canonical and paired distractor against its

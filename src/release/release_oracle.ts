@@ -1,4 +1,5 @@
-import { readTableRows, type TableSpec, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, writeTable } from "../io/arrow_table.ts";
+import { ORACLE_AGREEMENT, ORACLE_DISAGREEMENTS } from "../tables/release.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, writeRejects } from "../io/rejects.ts";
 import { VALIDATION } from "../oracle/stage.ts";
@@ -11,31 +12,7 @@ import { cacheEntryFor, detectTestsRule, kitOutcome } from "./cache_keys.ts";
 import { readBundle } from "./read_bundle.ts";
 import { releasedCorpusRow, releasedQueryRows } from "./release_tables.ts";
 
-/**
- * `oracle_agreement`: one row per released snippet re-executed against its
- * query's suite, the release's verdict beside the kit's.
- */
-export const ORACLE_AGREEMENT: TableSpec = {
-  query_id: "utf8", // the kit's query id (release/<query_id>)
-  corpus_id: "utf8",
-  label: "utf8", // correct | incorrect, as released
-  bug_type: "utf8", // null on canonicals
-  tests: "int32",
-  tests_agreeing: "int32", // tests whose released outcome equals the kit's (FAIL:<msg> read as FAIL)
-  released_pass: "bool", // null when the release's cache lacks the pair
-  kit_pass: "bool",
-  agree: "bool", // every test agrees
-};
-
-/** `oracle_disagreements`: one row per test whose outcome differs, with both outcomes. */
-export const ORACLE_DISAGREEMENTS: TableSpec = {
-  query_id: "utf8",
-  corpus_id: "utf8",
-  test_index: "int32",
-  released: "utf8", // as released; null when the cache lacks the pair
-  kit: "utf8",
-  runtime: "utf8",
-};
+export { ORACLE_AGREEMENT, ORACLE_DISAGREEMENTS };
 
 /** Options of {@link runReleaseOracleStage}. */
 export interface ReleaseOracleOptions {

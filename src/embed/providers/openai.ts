@@ -114,6 +114,7 @@ export const openaiEntry = defineProvider({
   kind: "dense",
   hosted: true,
   needsBaseUrl: true,
+  libraries: ["openai"],
   limits: { texts: 2048, tokens_per_request: 300_000, tokens_per_input: 8192 },
   create: async (inv, o) => openaiProvider(inv, o, (await import("openai")).default),
 });

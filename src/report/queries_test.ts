@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { readRows, tableFromRows, toIpcStream, toParquet } from "../io/arrow_table.ts";
-import { SNIPPET_OUTCOMES, snippetOutcomes } from "./snippet_outcomes.ts";
+import { snippetOutcomes } from "./snippet_outcomes.ts";
+import { SNIPPET_OUTCOMES } from "../tables/outcomes.ts";
 import { openRunDatabase, runSql } from "../sql/run_database.ts";
 import { makeFixtureRunInProcess } from "../../test/fixtures/run/fixture_process.ts";
 import { EXAMPLE_QUERIES } from "./examples.ts";

@@ -1,17 +1,9 @@
-import type { TableSpec } from "../io/arrow_table.ts";
 import type { CorpusRow, ExecutionRow, ExecutionTimeRow, TaskRow } from "../tables/schema.ts";
+import type { SnippetOutcomeRow } from "../tables/outcomes.ts";
 
 // The explorer joins executions to snippets by the oracle's own suite key.
 import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
 export { suiteCodeSha, testsSha };
-
-/** One test outcome of one pool snippet (the explorer's view of `executions`). */
-export const SNIPPET_OUTCOMES: TableSpec = {
-  corpus_id: "utf8",
-  test_index: "int32",
-  outcome: "utf8",
-  ms: "float64",
-};
 
 type Task = Pick<TaskRow, "task_id" | "setup" | "tests">;
 type Snippet = Pick<CorpusRow, "corpus_id" | "task_id" | "code">;
@@ -29,7 +21,7 @@ export function snippetOutcomes(
   corpus: readonly Snippet[],
   executions: readonly Execution[],
   times: readonly ExecutionTime[] = [],
-): Record<string, unknown>[] {
+): SnippetOutcomeRow[] {
   const msOf = new Map<string, number>();
   for (const t of times) {
     const key = `${t.code_sha256}:${t.tests_sha256}:${t.test_index}`;
@@ -44,7 +36,7 @@ export function snippetOutcomes(
     const tests = bySuite.get(key)!;
     if (!tests.has(e.test_index)) tests.set(e.test_index, e);
   }
-  const out: Record<string, unknown>[] = [];
+  const out: SnippetOutcomeRow[] = [];
   for (const s of corpus) {
     const task = byTask.get(s.task_id);
     if (!task) continue;

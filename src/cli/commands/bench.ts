@@ -4,6 +4,7 @@ import { benchOracle } from "../../bench/oracle.ts";
 import { benchEmbed } from "../../bench/embed.ts";
 import { benchScore } from "../../bench/score.ts";
 import { benchStats } from "../../bench/stats.ts";
+import { benchGrowth } from "../../bench/growth.ts";
 
 const benches: Record<string, (args: string[]) => Promise<number>> = {
   mutate: benchMutate,
@@ -11,6 +12,7 @@ const benches: Record<string, (args: string[]) => Promise<number>> = {
   embed: benchEmbed,
   score: benchScore,
   stats: benchStats,
+  growth: benchGrowth,
 };
 
 /** `execret bench <stage>|all`: benchmarks of the pipeline's hot stages. */

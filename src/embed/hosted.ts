@@ -152,7 +152,7 @@ export function hostedProvider(
             stats,
           );
         } catch (e) {
-          if (e instanceof HttpError && isTooLong(inv.provider, e.status, e.body)) {
+          if (e instanceof HttpError && isTooLong(inv.provider, e.status, e.body, o.tooLong)) {
             throw new TooLongError(
               `HTTP ${e.status}: ${e.body.slice(0, 200).replace(/\s+/g, " ")}`,
             );

@@ -79,6 +79,8 @@ export interface ResolvedOptions {
   baseUrl: string;
   /** The provider's documented request limits (its registry entry's); a config's `limits` override them. */
   limits: RequestLimits;
+  /** What the provider's too-long errors say, when too_long.ts does not know its wording. */
+  tooLong?: RegExp;
 }
 
 /**

@@ -27,6 +27,12 @@ export interface ProviderEntry<N extends string = string> {
    * embed stage may split its batches over worker processes.
    */
   parallel?: boolean;
+  /**
+   * What the API's 400/413/422 answers say when a batch or one input is too
+   * long (the batch is then split, the input cut); the built-in hosted
+   * providers' wording is in too_long.ts, shared with the rerank APIs.
+   */
+  tooLong?: RegExp;
   /** npm packages (deno.json imports) whose pinned versions embedding files record. */
   libraries?: readonly string[];
   /** Requirements beyond env vars that are missing here (e.g. a local model folder). */

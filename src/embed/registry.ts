@@ -127,5 +127,6 @@ export async function providerFor(
     apiKey,
     baseUrl,
     limits: entry.limits ?? {},
+    tooLong: entry.tooLong,
   });
 }

@@ -10,6 +10,10 @@ import { validateInvocation } from "./invocations.ts";
 import { PARALLEL_PROVIDERS } from "./parallel_embed.ts";
 import { requestLimits } from "./request_budget.ts";
 import { defineProvider } from "./provider_entry.ts";
+import { bearer, hostedProvider, inputBody, parseDataList } from "./hosted.ts";
+import { json, startLoopback } from "./providers/_loopback_server.ts";
+
+Deno.env.set("EXECRET_QUIET", "1");
 
 const base = {
   name: "x",
@@ -91,4 +95,42 @@ Deno.test("a new entry: validated by its own metadata, built by its own factory"
   const p = await providerFor(inv, { env: { K: "k" }, providers: entries });
   ok(p.kind === "dense");
   assertEquals(Array.from((await p.embed(["a"], "query"))[0]), [3, 0]);
+});
+
+Deno.test("a new hosted entry's own too-long wording splits the batch", async () => {
+  const wordy = defineProvider({
+    name: "wordy",
+    kind: "dense",
+    hosted: true,
+    tooLong: /batch is way too big/,
+    create: (inv, o) =>
+      Promise.resolve(
+        hostedProvider(inv, o, {
+          path: () => "/embeddings",
+          headers: bearer,
+          body: inputBody,
+          parse: parseDataList,
+        }),
+      ),
+  });
+  const server = startLoopback((req) => {
+    const input = req.body.input as string[];
+    if (input.length > 1) return json({ detail: "this batch is way too big" }, 400);
+    return json({ data: [{ embedding: [input[0].length, 1], index: 0 }] });
+  });
+  try {
+    const entries = [...PROVIDER_ENTRIES, wordy];
+    const inv = validateInvocation(
+      { ...base, provider: "wordy", dims: 2, normalize: false, key_env: "K", base_url: server.url },
+      "t",
+      entries,
+    );
+    const p = await providerFor(inv, { env: { K: "k" }, providers: entries });
+    ok(p.kind === "dense");
+    const vectors = await p.embed(["ab", "abc"], "document");
+    assertEquals(vectors.map((v) => Array.from(v)), [[2, 1], [3, 1]]);
+    strictEqual(server.requests.length, 3); // the pair, refused, then each half
+  } finally {
+    await server.close();
+  }
 });

@@ -29,9 +29,18 @@ const PATTERNS: Partial<Record<string, RegExp>> = {
 /** Statuses a length complaint comes with (Bad Request, Payload Too Large, Unprocessable). */
 const STATUSES = new Set([400, 413, 422]);
 
-/** Whether an HTTP error from `provider` says the request or one input is too long. */
-export function isTooLong(provider: string, status: number, body: string): boolean {
-  const re = PATTERNS[provider];
+/**
+ * Whether an HTTP error from `provider` says the request or one input is too
+ * long: its wording above, or `pattern` (a new provider's own, from its
+ * registry entry's `tooLong`).
+ */
+export function isTooLong(
+  provider: string,
+  status: number,
+  body: string,
+  pattern?: RegExp,
+): boolean {
+  const re = pattern ?? PATTERNS[provider];
   return !!re && STATUSES.has(status) && re.test(body);
 }
 

@@ -61,7 +61,6 @@ export const BUNDLES: Bundle[] = [
   { name: "htl" },
   { name: "isoformat" },
   { name: "@observablehq/plot" },
-  { name: "vega-embed", hasDefault: true }, // also exports vega and vegaLite
 ];
 
 /** Folder of an installed package (Deno's node_modules/.deno layout, or plain). */

@@ -165,7 +165,8 @@ Deno.test({
               assertEquals(cells, expected, `${config} at k=${k}`);
             }
           }
-          ok(await page.locator(".vl-figure svg").count() >= 1, "exec@k curve drawn");
+          await page.locator("[data-testid=exec-curve] svg").first().waitFor(WAIT);
+          ok(await page.locator("[data-testid=exec-curve] svg").count() >= 1, "exec@k curve drawn");
           // The group table follows the k chosen above (3) and the group-by radio.
           await page.locator('[data-testid=breakdowns] th:has-text("exec@3")').waitFor(WAIT);
           await page.getByLabel("domain").check();
@@ -202,10 +203,10 @@ Deno.test({
 
       await t.step("functional gap draws its four figures", async () => {
         const page = await open("/gap");
-        await page.locator(".vl-figure svg").nth(1).waitFor(WAIT);
-        // Two Plot figures (ranks, margins) and two Vega-Lite ones (fool rate, misses).
-        ok(await page.locator("main svg[class^=plot]").count() >= 2, "Plot figures");
-        assertEquals(await page.locator(".vl-figure svg").count(), 2);
+        await page.locator("[data-testid=miss-causes] svg").first().waitFor(WAIT);
+        // Four Plot figures (ranks, margins, fool rate, misses), each drawn.
+        ok(await page.locator("main svg[class^=plot]").count() >= 4, "Plot figures");
+        assertEquals(await page.locator("main .chart:has(svg)").count(), 4);
         const causes = await tableRows(page, "[data-testid=misses]");
         const missCount = rankings.filter((r) =>
           r.rank === 1 && !(r.label === "correct" && r.own_task)

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, rejects as assertRejects } from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "./arrow_table.ts";
+import { readTableRows } from "./arrow_table.ts";
+import { REJECTS } from "../tables/schema.ts";
 import { tablesDir } from "./paths.ts";
 import { writeRejects } from "./rejects.ts";
 
@@ -12,9 +13,7 @@ Deno.test("stages that have not run (no rejects file) are skipped in the combine
   await freshOut();
   await writeRejects("mutate", [{ stage: "", source: "s", locator: "t/1", reason: "no site" }]);
   await writeRejects("tasks", [{ stage: "", source: "s", locator: "f:3", reason: "bad json" }]);
-  const all = await readRows<{ stage: string; locator: string }>(
-    join(tablesDir(), "rejects.arrow"),
-  );
+  const all = await readTableRows(join(tablesDir(), "rejects.arrow"), REJECTS);
   assertEquals(all.map((r) => [r.stage, r.locator]), [["tasks", "f:3"], ["mutate", "t/1"]]);
 });
 

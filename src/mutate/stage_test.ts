@@ -1,9 +1,9 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
-import { readRows, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { tablePath } from "../io/paths.ts";
-import { TASKS } from "../tables/schema.ts";
-import { type MutantRow, mutateTasks, mutateTasksParallel, runMutateStage } from "./stage.ts";
+import { MUTANTS, REJECTS, TASKS } from "../tables/schema.ts";
+import { mutateTasks, mutateTasksParallel, runMutateStage } from "./stage.ts";
 import { loadPythonParser } from "./python_parser.ts";
 import { diffOneEdit } from "./diff_one_edit.ts";
 
@@ -33,7 +33,7 @@ Deno.test("runMutateStage writes mutants in task then selection order, byte-iden
     const tasks = await writeFixtureTasks();
     const summary = await runMutateStage({ quiet: true });
     const first = await Deno.readFile(tablePath("mutants"));
-    const rows = await readRows<MutantRow>(tablePath("mutants"));
+    const rows = await readTableRows(tablePath("mutants"), MUTANTS);
     strictEqual(summary.candidates, rows.length);
     // Task order of the tasks table, then order 0, 1, 2, ... within each task.
     const order = tasks.map((t) => t.task_id);
@@ -60,7 +60,7 @@ Deno.test("runMutateStage writes mutants in task then selection order, byte-iden
     const other = await runMutateStage({ quiet: true, seed: 1 });
     strictEqual(other.candidates, summary.candidates);
     ok(
-      JSON.stringify(await readRows(tablePath("mutants"))) !== JSON.stringify(rows),
+      JSON.stringify(await readTableRows(tablePath("mutants"), MUTANTS)) !== JSON.stringify(rows),
       "another seed, another order",
     );
   });
@@ -70,11 +70,7 @@ Deno.test("runMutateStage rejects an unparsable canonical and a task with no sit
   await withOut(async () => {
     await writeFixtureTasks();
     const summary = await runMutateStage({ quiet: true });
-    const rejected = await readRows<
-      { stage: string; source: string; locator: string; reason: string }
-    >(
-      tablePath("rejects_mutate"),
-    );
+    const rejected = await readTableRows(tablePath("rejects_mutate"), REJECTS);
     assertEquals(
       rejected.map((r) => [r.stage, r.source, r.locator, r.reason.split(" (")[0]]),
       [

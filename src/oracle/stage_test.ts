@@ -1,8 +1,8 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { readRows, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
-import { MUTANTS, TASKS } from "../tables/schema.ts";
+import { CORPUS, EXECUTIONS, MUTANTS, QUERIES, REJECTS, TASKS } from "../tables/schema.ts";
 import { runOracleStage } from "./stage.ts";
 import { runSuites } from "./run_suites.ts";
 import { suiteCodeSha } from "./cache.ts";
@@ -128,19 +128,13 @@ Deno.test({
       );
       assertEquals(count("bug_type:wrong_operator"), 1);
 
-      const queries = await readRows<
-        { query_id: string; correct_ids: string[]; distractor_ids: string[] }
-      >(
-        join(out, "tables", "queries.arrow"),
-      );
+      const queries = await readTableRows(join(out, "tables", "queries.arrow"), QUERIES);
       assertEquals(queries.map((q) => [q.query_id, q.correct_ids, q.distractor_ids]), [
         ["builtin/add", ["builtin/add#c"], [1, 2, 3, 4].map((i) => `builtin/add#m${i}`)],
         ["builtin/lonely", ["builtin/lonely#c"], []],
         ["builtin/loop", ["builtin/loop#c"], ["builtin/loop#m0", "builtin/loop#m1"]],
       ]);
-      const corpus = await readRows<{ corpus_id: string; label: string; timeout_only: boolean }>(
-        join(out, "tables", "corpus.arrow"),
-      );
+      const corpus = await readTableRows(join(out, "tables", "corpus.arrow"), CORPUS);
       assertEquals(corpus.map((c) => [c.corpus_id, c.label, c.timeout_only]), [
         ["builtin/add#c", "correct", false],
         ["builtin/add#m1", "incorrect", false],
@@ -152,9 +146,7 @@ Deno.test({
         ["builtin/loop#m0", "incorrect", true],
         ["builtin/loop#m1", "incorrect", true],
       ]);
-      const rejects = await readRows<{ locator: string; reason: string }>(
-        join(out, "tables", "rejects_oracle.arrow"),
-      );
+      const rejects = await readTableRows(join(out, "tables", "rejects_oracle.arrow"), REJECTS);
       assertEquals(rejects.map((r) => [r.locator, r.reason]), [
         ["builtin/add#m0", "equivalent_mutant: passes every test"],
         ["builtin/add#m5", "not_needed: 4 distractors verified before it in the seeded order"],
@@ -162,11 +154,7 @@ Deno.test({
         ["builtin/flaky", "flaky_canonical: test 0 pass vs FAIL between two runs"],
         ["builtin/missing#m0", "unknown_task: builtin/missing is not in tasks"],
       ]);
-      const executions = await readRows<
-        { code_sha256: string; outcome: string; test_index: number }
-      >(
-        join(out, "tables", "executions.arrow"),
-      );
+      const executions = await readTableRows(join(out, "tables", "executions.arrow"), EXECUTIONS);
       ok(executions.some((e) => e.outcome === "TIMEOUT"));
       const loopSha = suiteCodeSha("", LOOPS_ON_ONE);
       assertEquals(executions.filter((e) => e.code_sha256 === loopSha).map((e) => e.outcome), [

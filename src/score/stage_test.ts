@@ -1,7 +1,15 @@
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { readRows, writeTable } from "../io/arrow_table.ts";
-import { CORPUS, QUERIES } from "../tables/schema.ts";
+import { readTableRows, writeTable } from "../io/arrow_table.ts";
+import {
+  BREAKDOWNS,
+  CORPUS,
+  METRICS,
+  PAIRWISE,
+  PER_QUERY,
+  QUERIES,
+  RANKINGS,
+} from "../tables/schema.ts";
 import { runScoreStage } from "./stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
 import { checkMetricsAgainstRankings } from "../stats/recompute.ts";
@@ -139,23 +147,11 @@ async function withOut(fn: (out: string) => Promise<void>) {
   }
 }
 
-type PQ = { config: string; query_id: string; metric: string; k: number; value: number };
-type RK = {
-  config: string;
-  query_id: string;
-  rank: number;
-  corpus_id: string;
-  score: number;
-  tie: boolean;
-  in_top: boolean;
-  own_task: boolean;
-};
-
 Deno.test("score stage: rankings and per-query metrics match the hand computation", async () => {
   await withOut(async (out) => {
     await runScoreStage({ configs: ["toy", "toy2"], quiet: true, threads: 1 });
-    const rk = await readRows<RK>(join(out, "tables", "rankings.arrow"));
-    const pq = await readRows<PQ>(join(out, "tables", "per_query.arrow"));
+    const rk = await readTableRows(join(out, "tables", "rankings.arrow"), RANKINGS);
+    const pq = await readTableRows(join(out, "tables", "per_query.arrow"), PER_QUERY);
     const v = (config: string, q: string, metric: string, k: number) => {
       const r = pq.filter((x) =>
         x.config === config && x.query_id === q && x.metric === metric && x.k === k
@@ -230,16 +226,7 @@ Deno.test("stats stage: metrics, McNemar, Holm, breakdowns; deterministic; consi
     await runStatsStage({ bootstrap: 300, quiet: true });
     const bytes1 = await Deno.readFile(join(out, "tables", "pairwise.arrow"));
     const metrics1 = await Deno.readFile(join(out, "tables", "metrics.arrow"));
-    type M = {
-      config: string;
-      metric: string;
-      k: number;
-      value: number;
-      ci_low: number;
-      ci_high: number;
-      n: number;
-    };
-    const metrics = await readRows<M>(join(out, "tables", "metrics.arrow"));
+    const metrics = await readTableRows(join(out, "tables", "metrics.arrow"), METRICS);
     const m = (config: string, metric: string, k: number) =>
       metrics.find((r) => r.config === config && r.metric === metric && r.k === k)!;
     assertEquals(m("toy", "exec", 1).value, 1 / 3);
@@ -249,36 +236,14 @@ Deno.test("stats stage: metrics, McNemar, Holm, breakdowns; deterministic; consi
     assertEquals(m("toy2", "exec", 1).value, 1);
     ok(m("toy", "exec", 1).ci_low <= 1 / 3 && 1 / 3 <= m("toy", "exec", 1).ci_high);
     assertEquals([m("toy2", "exec", 1).ci_low, m("toy2", "exec", 1).ci_high], [1, 1]);
-    type P = {
-      config_a: string;
-      config_b: string;
-      metric: string;
-      k: number;
-      delta: number;
-      a_only: number | null;
-      b_only: number;
-      both: number;
-      neither: number;
-      p_mcnemar: number | null;
-      p_holm: number | null;
-    };
-    const pw = await readRows<P>(join(out, "tables", "pairwise.arrow"));
+    const pw = await readTableRows(join(out, "tables", "pairwise.arrow"), PAIRWISE);
     const e1 = pw.find((r) => r.metric === "exec" && r.k === 1)!;
     assertEquals([e1.config_a, e1.config_b, e1.delta], ["toy", "toy2", 1 / 3 - 1]);
     assertEquals([e1.a_only, e1.b_only, e1.both, e1.neither], [0, 2, 1, 0]);
     assertEquals(e1.p_mcnemar, 0.5); // 2 · (1/2)^2
     assertEquals(e1.p_holm, 0.5); // one pair
     assertEquals(pw.find((r) => r.metric === "mrr")!.p_mcnemar, null);
-    type BD = {
-      config: string;
-      group_by: string;
-      group: string;
-      metric: string;
-      k: number;
-      value: number;
-      n: number;
-    };
-    const bd = await readRows<BD>(join(out, "tables", "breakdowns.arrow"));
+    const bd = await readTableRows(join(out, "tables", "breakdowns.arrow"), BREAKDOWNS);
     const geo = bd.find((r) =>
       r.config === "toy" && r.group_by === "domain" && r.group === "geometry" &&
       r.metric === "canonical_rank"

@@ -2,11 +2,15 @@
 
 const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 
-/** Start `execret reproduce --profile <profile> --no-site` writing to `out`, with frequent progress lines. */
-export function reproduce(out: string, profile: string): Deno.ChildProcess {
+/**
+ * Start `execret reproduce --profile <profile>` writing to `out`, with
+ * frequent progress lines; with `--no-site` unless `site` is set (then the
+ * profile's own `site` decides, as for a user).
+ */
+export function reproduce(out: string, profile: string, site = false): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
-      .concat(["--profile", profile, "--no-site"]),
+      .concat(["--profile", profile], site ? [] : ["--no-site"]),
     env: { EXECRET_OUT: out, EXECRET_PROGRESS_SECONDS: "0.2", EXECRET_QUIET: "0" },
     stdout: "piped",
     stderr: "piped",

@@ -5,18 +5,27 @@
  * kit), every released metric and McNemar p of the dense systems equals the
  * kit's at the released precision, every top 10 is identical, the oracle's
  * agreement table covers every released snippet, and `execret check` passes.
- * Then one changed embedding value, cache outcome or released metric in a
- * copy is flagged, and nothing else is.
+ * The base run's site shows the paper's numbers beside the kit's
+ * (test/site/release_site_page.ts). Then one changed embedding value, cache
+ * outcome or released metric in a copy is flagged, and nothing else is; the
+ * changed metric's run is flagged on its site's Leaderboard too. Each run
+ * whose site is checked builds it, and is made once for both kinds of check.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join, relative } from "node:path";
 import * as arrow from "apache-arrow";
 import { sha256Hex } from "../../src/io/hash.ts";
+import {
+  alterReleasedExec1,
+  checkFlaggedCell,
+  checkReleaseSite,
+} from "../site/release_site_page.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = join(ROOT, "src/cli/main.ts");
 const FIXTURE = join(ROOT, "test/fixtures/release/paper");
 const tmp = await Deno.makeTempDir({ prefix: "execret-release-profile-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(tmp, { recursive: true }));
 const cache = join(tmp, "cache");
 
 // The release profile without the Universal Sentence Encoder, whose ~45 s of
@@ -33,10 +42,11 @@ await Deno.writeTextFile(
   }),
 );
 
-async function run(bundle: string, out: string): Promise<string> {
+/** Run the profile on `bundle` into `out`; with the site (the profile's own setting) when `site`. */
+async function run(bundle: string, out: string, site = false): Promise<string> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
-      .concat(["--profile", profile, "--no-site"]),
+      .concat(["--profile", profile], site ? [] : ["--no-site"]),
     env: {
       EXECRET_OUT: out,
       EXECRET_CACHE: cache,
@@ -95,13 +105,16 @@ const hasNumpy = new Deno.Command("python3", {
 }).outputSync().success;
 
 const base = join(tmp, "base");
+/** The run of the fixture bundle itself, site included, made once for the two tests that read it. */
+let baseRun: Promise<string> | undefined;
+const runBase = () => baseRun ??= run(FIXTURE, base, true);
 
 Deno.test({
   name: "the release profile regenerates every released number of the dense systems",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const log = await run(FIXTURE, base);
+    const log = await runBase();
     ok(log.includes("execret check: all 8 checks pass"), log.slice(-1500));
     const comparison = rows(base, "paper_comparison");
     const dense = comparison.filter((r) => String(r.config).startsWith("paper-"));
@@ -135,19 +148,28 @@ Deno.test({
 });
 
 Deno.test({
+  name: "release run: the site shows the paper's numbers beside the kit's",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await runBase();
+    await checkReleaseSite(t, base);
+  },
+});
+
+Deno.test({
   name: "one changed released metric is flagged, and nothing else",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
     const dir = await copyBundle();
-    const file = join(dir, "results/acme__embed-small.json");
-    const run0 = JSON.parse(await Deno.readTextFile(file));
-    run0.metrics["exec@1"] = Math.round((run0.metrics["exec@1"] + 0.01) * 1e4) / 1e4;
-    await Deno.writeTextFile(file, JSON.stringify(run0, null, 2) + "\n");
-    await resum(dir);
+    // One unit of its last decimal, edited as text (re-signed in SHA256SUMS).
+    const changed = await alterReleasedExec1(dir, "acme__embed-small.json");
     const out = join(tmp, "metric");
-    await run(dir, out);
+    await run(dir, out, true);
     assertEquals(flagged(out), ["metric paper-embed-small  exec 1 value"]);
+    // The site flags exactly that cell on the Leaderboard.
+    await checkFlaggedCell(out, changed);
   },
 });
 

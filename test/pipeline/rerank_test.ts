@@ -2,9 +2,9 @@
  * The rerank stage on the quick profile's tasks, end to end through the real
  * CLI: `+exec` rows for bm25 and tfidf and an rrf row in metrics and pairwise
  * (McNemar against the base), no hidden test run, a rerun byte-identical and
- * a run killed mid-rerank resuming to the same bytes. Native CPython runs the
- * suites so the test stays well under two minutes (the runtime is not what
- * is tested here; the reranked numbers are the same under Pyodide).
+ * a run killed mid-rerank resuming to the same bytes; and the "Closing the
+ * gap" page of that run's site (test/site/closing_the_gap_page.ts). Both read
+ * one run (./_rerank_run.ts), so it is made once.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -14,9 +14,9 @@ import { sha256Hex } from "../../src/io/hash.ts";
 import { recomputeMetricsFromRankings } from "../../src/stats/recompute.ts";
 import { openRunDatabase, runSql } from "../../src/sql/run_database.ts";
 import { finish, reproduce } from "./_reproduce.ts";
+import { RERANKERS, rerankRun } from "./_rerank_run.ts";
+import { checkClosingTheGapPage } from "../site/closing_the_gap_page.ts";
 
-const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
-const RERANKERS = ["bm25+exec", "tfidf+exec", "rrf:bm25+tfidf"];
 /** Tables that must be byte-identical (rerank_times is a measurement). */
 const DETERMINISTIC = [
   "rerank_rankings",
@@ -45,26 +45,22 @@ type Row = Record<string, unknown>;
 const rows = (out: string, name: string) => readRows<Row>(join(out, "tables", `${name}.arrow`));
 
 Deno.test({
+  name: "Closing the gap shows a real rerank run's before → after, cost and residual misses",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // First, while the run's tables are those its site was built from: the
+    // test below removes and rewrites the rerank tables.
+    await checkClosingTheGapPage((await rerankRun()).out);
+  },
+});
+
+Deno.test({
   name:
     "rerank stage: +exec and rrf configs in metrics and pairwise, hidden tests never run, deterministic, resumable",
   sanitizeResources: false,
   async fn() {
-    const root = await Deno.makeTempDir({ prefix: "execret-rerank-" });
-    const profile = join(root, "quick-rerank.json");
-    const quick = JSON.parse(Deno.readTextFileSync(QUICK));
-    await Deno.writeTextFile(
-      profile,
-      JSON.stringify({
-        ...quick,
-        name: "quick-rerank",
-        configs: ["bm25", "tfidf"],
-        rerankers: RERANKERS,
-        runtime: "native",
-        bootstrap: 200,
-      }),
-    );
-    const out = join(root, "out");
-    await finish(reproduce(out, profile));
+    const { out, profile } = await rerankRun();
 
     const queries = await rows(out, "queries");
     const n = queries.length;
@@ -236,6 +232,5 @@ Deno.test({
         .map((l) => JSON.parse(l).k as string);
       assertEquals(keys.length, new Set(keys).size, `${f.name}: a suite was executed twice`);
     }
-    await Deno.remove(root, { recursive: true });
   },
 });

@@ -1,0 +1,277 @@
+/**
+ * The site of a release run, checked in headless Chromium: serve it on
+ * loopback and check that the Overview shows the paper's headline numbers
+ * regenerated from the released systems and the comparison's status line,
+ * and that the Leaderboard, Significance and Functional-gap pages set
+ * released numbers beside the kit's with no cell flagged; and, on a run of a
+ * bundle copy with one released metric changed (re-signed in SHA256SUMS,
+ * {@link alterReleasedExec1}), that exactly that cell is flagged on the
+ * Leaderboard. The runs (`execret reproduce` with the release profile on the
+ * committed fixture bundle, through the CLI, site included) are the ones
+ * test/pipeline/release_profile_test.ts checks table by table, where these
+ * checks run too: each run is made once for both.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { readRows } from "../../src/io/arrow_table.ts";
+import { sha256Hex } from "../../src/io/hash.ts";
+import { launchChromium } from "../../src/report/browser.ts";
+import { fmt, fmtPct } from "../../src/report/format.ts";
+import { serveSite } from "../../src/report/static_server.ts";
+
+type Row = Record<string, unknown>;
+const WAIT = { timeout: 120_000 };
+
+/**
+ * Change the released exec@1 of one results file by one unit of its last
+ * decimal, in place as text (every other number keeps its written form, so
+ * the released precision is unchanged), and rewrite its SHA256SUMS line.
+ */
+export async function alterReleasedExec1(bundle: string, file: string): Promise<number> {
+  const path = join(bundle, "results", file);
+  const text = await Deno.readTextFile(path);
+  const at = text.indexOf('"metrics"');
+  const m = /"exec@1": (-?[0-9.]+)/.exec(text.slice(at));
+  ok(m, `${path}: no metrics["exec@1"]`);
+  const written = m[1];
+  const decimals = written.includes(".") ? written.split(".")[1].length : 0;
+  const changed = (Number(written) + 10 ** -Math.max(decimals, 2)).toFixed(Math.max(decimals, 2));
+  const start = at + m.index;
+  const altered = text.slice(0, start) + `"exec@1": ${changed}` + text.slice(start + m[0].length);
+  await Deno.writeTextFile(path, altered);
+  const sums = join(bundle, "SHA256SUMS");
+  const digest = sha256Hex(new TextEncoder().encode(altered));
+  const lines = (await Deno.readTextFile(sums)).split("\n").map((line) =>
+    line.endsWith(`  results/${file}`) ? `${digest}  results/${file}` : line
+  );
+  await Deno.writeTextFile(sums, lines.join("\n"));
+  return Number(changed);
+}
+
+/** Open `path` on the served site, recording console and page errors and failed requests. */
+async function open(
+  browser: Browser,
+  url: string,
+  path: string,
+  problems: string[],
+): Promise<Page> {
+  const page = await browser.newPage();
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`${path}: console error: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`${path}: page error: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`${path}: failed request ${r.url()}`));
+  page.on("response", (r) => {
+    if (r.status() >= 400) problems.push(`${path}: HTTP ${r.status()} ${r.url()}`);
+  });
+  await page.goto(url + path);
+  return page;
+}
+
+/** Wait for a page's cells to settle, then record any cell error. */
+async function settle(page: Page, path: string, problems: string[]) {
+  await page.waitForFunction("!document.querySelector('observablehq-loading')", null, WAIT);
+  for (const e of await page.locator(".observablehq--error").all()) {
+    problems.push(`${path}: cell error: ${await e.innerText()}`);
+  }
+}
+
+/**
+ * Check the site of the release run in `out` (its site in `out/site`), one
+ * step of `t` per page; the run's tables give every expected number.
+ */
+export async function checkReleaseSite(t: Deno.TestContext, out: string): Promise<void> {
+  const problems: string[] = [];
+  let browser: Browser | undefined;
+  const servers: { close(): Promise<void> }[] = [];
+  try {
+    const tables = (name: string) => readRows<Row>(join(out, "tables", `${name}.arrow`));
+    const metrics = await tables("metrics");
+    const comparison = await tables("paper_comparison");
+    const agreement = await tables("ranking_agreement");
+    const oracle = await tables("oracle_agreement");
+    ok(comparison.length > 0, "the release run wrote no paper_comparison rows");
+
+    const server = serveSite(join(out, "site"));
+    servers.push(server);
+    browser = await launchChromium();
+
+    await t.step(
+      "Overview: the headline regenerated from the released systems, and the status line",
+      async () => {
+        const page = await open(browser!, server.url, "/", problems);
+        const value = (config: string, metric: string, k: number) =>
+          metrics.find((m) => m.config === config && m.metric === metric && m.k === k)
+            ?.value as number;
+        const paper = [...new Set(metrics.map((m) => String(m.config)))]
+          .filter((c) => c.startsWith("paper-"))
+          .sort((a, b) =>
+            value(b, "exec", 1) - value(a, "exec", 1) ||
+            value(b, "exec", 10) - value(a, "exec", 10) || a.localeCompare(b)
+          );
+        ok(paper.length >= 3, `released systems scored: ${paper}`);
+        const top = paper[0];
+        const lead = paper.slice(0, 4);
+        const span = (metric: string, k: number) => {
+          const v = lead.map((c) => value(c, metric, k));
+          return `${fmtPct(Math.min(...v))}–${fmtPct(Math.max(...v))}`;
+        };
+        await page.locator("[data-testid=release-status]").waitFor(WAIT);
+        assertEquals(await page.locator("[data-testid=release-top]").innerText(), top);
+        const big = (id: string) => page.locator(`[data-testid=${id}] .big`).innerText();
+        const claim = (id: string) => page.locator(`[data-testid=${id}-paper]`).innerText();
+        assertEquals(await big("release-exec-top"), fmt(value(top, "exec", 10)));
+        assertEquals(await big("release-exec1"), fmt(value(top, "exec", 1)));
+        assertEquals(await big("release-own"), span("miss_own_distractor", 1));
+        assertEquals(await big("release-below"), span("below_distractor", 0));
+        // The paper's stated values sit beside them.
+        assertEquals(
+          [
+            await claim("release-exec-top"),
+            await claim("release-exec1"),
+            await claim("release-own"),
+            await claim("release-below"),
+          ],
+          ["1.00", "0.331", "91.5–99.4%", "67–78%"],
+        );
+        const replayed = comparison.filter((r) => r.status !== "kit_own");
+        const systems = agreement.filter((r) => !r.kit_own);
+        const identical = systems.filter((r) => r.identical_top10 === r.queries);
+        assertEquals(identical.length, systems.length, "a released top-10 list differs");
+        assertEquals(
+          await page.locator("[data-testid=release-status]").innerText(),
+          `${replayed.length} released numbers compared, 0 flagged; ` +
+            `top-10 lists identical for ${identical.length} of ${systems.length} systems; ` +
+            `oracle agreement ${
+              oracle.filter((r) => r.agree).length
+            } of ${oracle.length} snippets.`,
+        );
+        await settle(page, "/", problems);
+      },
+    );
+
+    /** On `path`: released numbers beside the kit's in `cells` cells, none flagged. */
+    const noneFlagged = async (path: string, scope: string, cells: number) => {
+      const page = await open(browser!, server.url, path, problems);
+      await page.locator(`${scope} .release-cell`).first().waitFor(WAIT);
+      await settle(page, path, problems);
+      assertEquals(await page.locator(`${scope} .release-cell`).count(), cells, path);
+      assertEquals(await page.locator(".flagged").count(), 0, `${path}: flagged cells`);
+      assertEquals(
+        (await page.locator("[data-testid=release-differ-count]").innerText()).startsWith(
+          "0 cells differ from the release",
+        ),
+        true,
+      );
+      // The kit's own BM25 is shown beside the released one, marked, and not flagged.
+      ok(
+        await page.locator(`${scope} .release-cell.kit-own`).count() > 0,
+        `${path}: no BM25 cell`,
+      );
+      ok(
+        (await page.locator(`${scope} .release-cell.kit-own .marker`).first().innerText())
+          .includes("kit's own BM25"),
+      );
+      return page;
+    };
+    /** Distinct cells the release reports among `rows`. */
+    const distinct = (rows: Row[], key: (r: Row) => string) => new Set(rows.map(key)).size;
+
+    await t.step(
+      "Leaderboard: every released cell at k = 1 beside the kit's, none flagged",
+      async () => {
+        const atK1 = comparison.filter((r) =>
+          r.k === 1 && (r.section === "metric" || r.section === "interval")
+        );
+        const page = await noneFlagged(
+          "/leaderboard",
+          "[data-testid=leaderboard]",
+          distinct(atK1, (r) => `${r.config}|${r.metric}`),
+        );
+        // One released value, as written, under the kit's.
+        const exec1 = atK1.find((r) =>
+          r.section === "metric" && r.metric === "exec" && r.status === "equal"
+        )!;
+        const row = page.locator("[data-testid=leaderboard] tbody tr", {
+          hasText: String(exec1.config),
+        });
+        ok((await row.innerText()).includes(`paper ${exec1.released}`), await row.innerText());
+      },
+    );
+
+    await t.step(
+      "Significance: released pairwise tests beside the kit's, none flagged",
+      async () => {
+        const exec1 = comparison.filter((r) =>
+          r.section === "pairwise" && r.metric === "exec" && r.k === 1
+        );
+        // Columns: A − B (with the rates), CI low, CI high, the four counts and McNemar p.
+        await noneFlagged(
+          "/significance",
+          "[data-testid=pairwise]",
+          distinct(exec1, (r) => `${r.config}|${r.config_b}`) * 8,
+        );
+      },
+    );
+
+    await t.step("Functional gap: the released gap beside the kit's, none flagged", async () => {
+      const gap = comparison.filter((r) => r.section === "metric" && r.metric === "gap");
+      await noneFlagged("/gap", "[data-testid=release-gap]", gap.length);
+    });
+
+    await t.step(
+      "Benchmark: the engine's reproduction of released distractors and the oracle's agreement",
+      async () => {
+        const page = await open(browser!, server.url, "/benchmark", problems);
+        await page.locator("[data-testid=release-mutations] tbody tr").first().waitFor(WAIT);
+        await settle(page, "/benchmark", problems);
+        const mutations = await tables("release_mutations");
+        const all = page.locator("[data-testid=release-mutations] tbody tr", { hasText: "all" });
+        const exact = mutations.filter((r) => r.reproduced === "exact").length;
+        ok(
+          (await all.innerText()).includes(fmtPct(exact / mutations.length)),
+          await all.innerText(),
+        );
+        const oracleAll = page.locator("[data-testid=release-oracle] tbody tr", {
+          hasText: "all",
+        });
+        ok((await oracleAll.innerText()).includes(String(oracle.length)));
+      },
+    );
+
+    assertEquals(problems, []);
+  } finally {
+    await browser?.close();
+    for (const s of servers) await s.close();
+  }
+}
+
+/**
+ * Check that the Leaderboard of the release run in `out2`, made from a bundle
+ * whose released exec@1 was changed to `changed`, flags exactly that cell.
+ */
+export async function checkFlaggedCell(out2: string, changed: number): Promise<void> {
+  const problems: string[] = [];
+  const server = serveSite(join(out2, "site"));
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const page = await open(browser, server.url, "/leaderboard", problems);
+    await page.locator("[data-testid=leaderboard] .release-cell").first().waitFor(WAIT);
+    await settle(page, "/leaderboard", problems);
+    assertEquals(await page.locator(".flagged").count(), 1);
+    assertEquals(
+      (await page.locator("[data-testid=release-differ-count]").innerText()).startsWith(
+        "1 cell differs from the release",
+      ),
+      true,
+    );
+    const flagged = await page.locator(".flagged").innerText();
+    ok(flagged.includes(`paper ${changed}`) && flagged.includes("⚑ differs"), flagged);
+    assertEquals(problems, []);
+  } finally {
+    await browser?.close();
+    await server.close();
+  }
+}

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import * as arrow from "apache-arrow";
-import { rowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table.ts";
+import { checkedRowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table.ts";
 import { PER_QUERY } from "../src/tables/schema.ts";
 import { unionBytes } from "./reranked_union.ts";
 
@@ -23,8 +23,10 @@ Deno.test("unionBytes: base rows then the reranked rows; base alone when there a
   };
   const get = (n: string) =>
     tables[n] ? Promise.resolve(tables[n]) : Promise.reject(new Error("table not found"));
-  const union = rowsOf<{ config: string; value: number }>(
+  const union = checkedRowsOf(
     arrow.tableFromIPC(await unionBytes("per_query", "rerank_per_query", get)),
+    PER_QUERY,
+    "union",
   );
   assertEquals(union.map((r) => [r.config, r.value]), [["bm25", 0], ["use", 1], ["bm25+exec", 1]]);
   assertEquals(await unionBytes("per_query", "empty", get), tables.per_query);

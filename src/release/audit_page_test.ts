@@ -1,8 +1,8 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { readRows, toParquet } from "../io/arrow_table.ts";
-import { type AuditRow, summarizeAudit } from "./audit_row.ts";
+import { readTableRows, toParquet } from "../io/arrow_table.ts";
+import { AUDIT, summarizeAudit } from "./audit_row.ts";
 import { auditStream } from "./audit_stream.ts";
 import { importRelease, releaseTablePath } from "./import_release.ts";
 import { FIXTURE_BUNDLE } from "./_test_bundle.ts";
@@ -20,7 +20,7 @@ Deno.test("the audit page's SQL agrees with the audit table", async () => {
   const db = await instance.connect();
   try {
     await importRelease(FIXTURE_BUNDLE, { reexecute: false, quiet: true });
-    const audit = await readRows<AuditRow>(releaseTablePath("audit"));
+    const audit = await readTableRows(releaseTablePath("audit"), AUDIT);
     // As in the browser: the loader's Arrow stream, loaded as a table (so rowid is file order).
     const parquet = join(out, "audit.parquet");
     await Deno.writeFile(parquet, toParquet(await auditStream()));

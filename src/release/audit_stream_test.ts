@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { rowsOf } from "../io/arrow_table.ts";
+import { checkedRowsOf } from "../io/arrow_table.ts";
+import { AUDIT } from "../tables/release.ts";
 import * as arrow from "apache-arrow";
 import { auditStream } from "./audit_stream.ts";
 import { importRelease } from "./import_release.ts";
@@ -12,7 +13,7 @@ Deno.test("the page's audit stream is the import's table, or an empty one before
     const empty = arrow.tableFromIPC(await auditStream());
     assertEquals([empty.numRows, empty.schema.fields.map((f) => f.name)[0]], [0, "section"]);
     await importRelease(FIXTURE_BUNDLE, { reexecute: false, quiet: true });
-    const rows = rowsOf<{ section: string }>(arrow.tableFromIPC(await auditStream()));
+    const rows = checkedRowsOf(arrow.tableFromIPC(await auditStream()), AUDIT, "audit stream");
     assertEquals([...new Set(rows.map((r) => r.section))], [
       "metrics",
       "leaderboard",

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { readRows } from "../io/arrow_table.ts";
+import { readRows, readTableRows } from "../io/arrow_table.ts";
+import { CORPUS, EXECUTIONS, QUERIES, REJECTS, TASKS } from "../tables/schema.ts";
 import { createPool } from "../oracle/pool.ts";
 import { importReleaseCommand } from "../cli/commands/import_release.ts";
 import { UserError } from "../cli/command.ts";
@@ -30,21 +31,17 @@ Deno.test("import-release loads the fixture as the kit's tables, apart from the 
     assertEquals(r.summary.mismatched, 0);
     ok(r.summary.matched > 684, "numbers plus cache checks");
     assertEquals(r.tablesDir, join(out, "release", "tables"));
-    const tasks = await readRows<{ task_id: string; tests: string[] }>(releaseTablePath("tasks"));
+    const tasks = await readTableRows(releaseTablePath("tasks"), TASKS);
     assertEquals(tasks.map((t) => t.task_id), [1, 2, 3, 4, 5, 6].map((i) => `release/q000${i}`));
     assertEquals(tasks[2].tests.length, 5);
-    const queries = await readRows<
-      { query_id: string; correct_ids: string[]; distractor_ids: string[] }
-    >(
-      releaseTablePath("queries"),
-    );
+    const queries = await readTableRows(releaseTablePath("queries"), QUERIES);
     assertEquals(queries[0], {
       ...queries[0],
       query_id: "release/q0001",
       correct_ids: ["c0001"],
       distractor_ids: ["c0002", "c0003", "c0004"],
     });
-    const corpus = await readRows<Record<string, unknown>>(releaseTablePath("corpus"));
+    const corpus = await readTableRows(releaseTablePath("corpus"), CORPUS);
     assertEquals(corpus.length, 29);
     const c12 = corpus.find((c) => c.corpus_id === "c0012")!; // q0003's off_by_one: loops forever
     assertEquals([c12.task_id, c12.bug_type, c12.timeout_only, c12.line], [
@@ -56,7 +53,7 @@ Deno.test("import-release loads the fixture as the kit's tables, apart from the 
     assertEquals(corpus.find((c) => c.corpus_id === "c0010")!.bug_type, null);
     const rankings = await readRows(releaseTablePath("rankings"));
     assertEquals(rankings.length, 3 * 6 * 10);
-    const executions = await readRows<{ outcome: string }>(releaseTablePath("executions"));
+    const executions = await readTableRows(releaseTablePath("executions"), EXECUTIONS);
     ok(executions.every((e) => !e.outcome.startsWith("FAIL:")));
     const mutations = await readRows(releaseTablePath("audit_mutations"));
     assertEquals(mutations.length, 23);
@@ -132,9 +129,7 @@ Deno.test("the CLI stops on a broken bundle with one line and records the proble
           e instanceof UserError && !e.message.includes("\n") &&
           e.message.startsWith(`${join(dir, "data/corpus.jsonl")}:5: malformed JSON`),
       );
-      const rejectRows = await readRows<{ stage: string; locator: string }>(
-        join(out, "tables", "rejects_import.arrow"),
-      );
+      const rejectRows = await readTableRows(join(out, "tables", "rejects_import.arrow"), REJECTS);
       ok(rejectRows.length >= 1 && rejectRows.every((r) => r.stage === "import"));
       assertEquals(rejectRows[0].locator, `${join(dir, "data/corpus.jsonl")}:5`);
     } finally {
@@ -192,11 +187,9 @@ Deno.test("a query the release task reader rejects is reported, and the audit st
     const text = printed.join("\n");
     ok(/audit: \d+ numbers checked, \d+ matched, 1 mismatched/.test(text), text);
     ok(text.includes(`${join(dir, "data/queries.jsonl")}:2: unknown domain: "astrology"`), text);
-    const tasks = await readRows<{ task_id: string }>(releaseTablePath("tasks"));
+    const tasks = await readTableRows(releaseTablePath("tasks"), TASKS);
     assertEquals(tasks.length, 5);
-    const rejectRows = await readRows<{ stage: string; locator: string }>(
-      join(out, "tables", "rejects_import.arrow"),
-    );
+    const rejectRows = await readTableRows(join(out, "tables", "rejects_import.arrow"), REJECTS);
     assertEquals(rejectRows.map((r) => [r.stage, r.locator]), [[
       "import",
       `${join(dir, "data/queries.jsonl")}:2`,

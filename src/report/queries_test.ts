@@ -1,6 +1,13 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { readRows, tableFromRows, toIpcStream, toParquet } from "../io/arrow_table.ts";
+import {
+  readTableRows,
+  tableFromRows,
+  type TableSpec,
+  toIpcStream,
+  toParquet,
+} from "../io/arrow_table.ts";
+import { CORPUS, EXECUTIONS, METRICS, RANKINGS, TASKS } from "../tables/schema.ts";
 import { snippetOutcomes } from "./snippet_outcomes.ts";
 import { SNIPPET_OUTCOMES } from "../tables/outcomes.ts";
 import { openRunDatabase, runSql } from "../sql/run_database.ts";
@@ -8,26 +15,16 @@ import { makeFixtureRunInProcess } from "../../test/fixtures/run/fixture_process
 import { EXAMPLE_QUERIES } from "./examples.ts";
 import * as Q from "./queries.ts";
 
-interface Ranked {
-  config: string;
-  query_id: string;
-  rank: number;
-  corpus_id: string;
-  score: number;
-  label: string;
-  bug_type: string | null;
-  own_task: boolean;
-}
-
 Deno.test("report SQL agrees with the fixture tables", async (t) => {
   const out = await Deno.makeTempDir({ prefix: "execret-report-sql-" });
   await makeFixtureRunInProcess(out);
   // The explorer's outcomes table is built by a loader, not a stage: add it as Parquet.
-  const tableRows = <T>(name: string) => readRows<T>(join(out, "tables", `${name}.arrow`));
+  const tableRows = <S extends TableSpec>(name: string, spec: S) =>
+    readTableRows(join(out, "tables", `${name}.arrow`), spec);
   const outcomes = snippetOutcomes(
-    await tableRows("tasks"),
-    await tableRows("corpus"),
-    await tableRows("executions"),
+    await tableRows("tasks", TASKS),
+    await tableRows("corpus", CORPUS),
+    await tableRows("executions", EXECUTIONS),
   );
   await Deno.writeFile(
     join(out, "parquet", "outcomes.parquet"),
@@ -36,7 +33,7 @@ Deno.test("report SQL agrees with the fixture tables", async (t) => {
   const db = await openRunDatabase(join(out, "parquet"), join(out, "tables"));
   // So is the margins cut of per_query.
   await runSql(db, "CREATE VIEW margins AS SELECT * FROM per_query WHERE metric = 'margin'");
-  const rankings = await readRows<Ranked>(join(out, "tables", "rankings.arrow"));
+  const rankings = await tableRows("rankings", RANKINGS);
   try {
     await t.step("every report query and example runs and returns rows", async () => {
       for (const [name, { sql, params }] of Object.entries(Q.REPORT_QUERIES)) {
@@ -49,9 +46,9 @@ Deno.test("report SQL agrees with the fixture tables", async (t) => {
     });
 
     await t.step("headline is the best exec@1 config with its exec@10", async () => {
-      const metrics = await readRows<Record<string, unknown>>(join(out, "tables", "metrics.arrow"));
+      const metrics = await tableRows("metrics", METRICS);
       const exec1 = metrics.filter((m) => m.metric === "exec" && m.k === 1)
-        .sort((a, b) => (b.value as number) - (a.value as number));
+        .sort((a, b) => b.value - a.value);
       const best = exec1[0];
       const top = metrics.find((m) =>
         m.metric === "exec" && m.k === 10 && m.config === best.config
@@ -90,7 +87,7 @@ Deno.test("report SQL agrees with the fixture tables", async (t) => {
     });
 
     await t.step("shares and fool rates come from the stats stage's metrics", async () => {
-      const metrics = await tableRows<Record<string, unknown>>("metrics");
+      const metrics = await tableRows("metrics", METRICS);
       const shares = (await runSql(db, Q.SHARES_SQL)).rows;
       const expected = metrics.filter((m) =>
         m.metric === "miss_own_distractor" || m.metric === "below_distractor"
@@ -130,7 +127,7 @@ Deno.test("report SQL agrees with the fixture tables", async (t) => {
       // Every snippet of a task with a setup still finds all its outcomes.
       const task = "mbpp/127";
       const shown = (await runSql(db, Q.QUERY_OUTCOMES_SQL, [task])).rows;
-      const tests = (await tableRows<{ task_id: string; tests: string[] }>("tasks"))
+      const tests = (await tableRows("tasks", TASKS))
         .find((t) => t.task_id === task)!.tests.length;
       const pool = (await runSql(db, Q.QUERY_SNIPPETS_SQL, [task])).rows.length;
       assertEquals(shown.length, tests * pool);

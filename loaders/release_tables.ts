@@ -1,11 +1,12 @@
 import type { TableSpec } from "../src/io/arrow_table.ts";
 import {
+  AUDIT_MUTATIONS,
+  ORACLE_AGREEMENT,
+  ORACLE_DISAGREEMENTS,
   PAPER_COMPARISON,
   RANKING_AGREEMENT,
   RANKING_DIFFERENCES,
-} from "../src/release/paper_comparison.ts";
-import { ORACLE_AGREEMENT, ORACLE_DISAGREEMENTS } from "../src/release/release_oracle.ts";
-import { AUDIT_MUTATIONS } from "../src/release/compare_mutants.ts";
+} from "../src/tables/release.ts";
 
 /**
  * The tables only a release run writes (its oracle and compare stages),

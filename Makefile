@@ -28,7 +28,7 @@ deps: node_modules/.execret-installed
 check: deps
 	$(DENO) fmt --check
 	$(DENO) lint
-	$(DENO) check src/ loaders/ test/ scripts/ docs/data/ observablehq.config.ts
+	$(DENO) check src/ loaders/ test/ scripts/ examples/ docs/data/ observablehq.config.ts
 
 # Test files share one process under `deno test --parallel`, and with it the
 # environment (EXECRET_OUT, EXECRET_MIRROR) that tests set: so each suite runs
@@ -40,9 +40,10 @@ check: deps
 # the Pyodide pool's tests. The fast suite is everything else, the quick
 # profile's rerun/resume runs (test/pipeline/reproduce_test.ts) included.
 # --no-check: `check` has just type-checked every test module (src/, loaders/,
-# test/ and scripts/ hold them all), and Deno does not reuse that check for
-# other roots, so `deno test` would type-check them all again in each suite.
-# `make unit` alone therefore does not type-check: `make test` (or `check`) does.
+# test/, scripts/ and examples/ hold them all), and Deno does not reuse that
+# check for other roots, so `deno test` would type-check them all again in
+# each suite. `make unit` alone therefore does not type-check: `make test`
+# (or `check`) does. A test file in a new folder needs that folder in `check`.
 TEST := $(DENO) test --allow-all --unstable-worker-options --cached-only --no-check
 SLOW_TESTS := test/site test/pipeline/release_profile_test.ts test/pipeline/rerank_test.ts \
   src/oracle/pool_test.ts

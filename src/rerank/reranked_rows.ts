@@ -1,8 +1,10 @@
-import { exec_at_k } from "../metrics/exec_at_k.ts";
-import { precision_at_k } from "../metrics/precision_at_k.ts";
-import { exec_ndcg_gap, ndcg_at_k } from "../metrics/ndcg_at_k.ts";
-import { reciprocal_rank } from "../metrics/mrr.ts";
 import { rank1_outcome } from "../metrics/distractor_diagnostics.ts";
+import {
+  evaluateMetrics,
+  METRIC_REGISTRY,
+  type MetricEntry,
+  recomputableMetrics,
+} from "../metrics/registry.ts";
 import type { PerQueryRow, RankingRow } from "../score/evaluate_query.ts";
 import type { RerankedQuery } from "./reranker.ts";
 import type { CorpusRow, QueryRow } from "../tables/schema.ts";
@@ -80,11 +82,14 @@ export function rerankedRankings(
 
 /**
  * The per_query rows of a reranked config for one query, from its rankings
- * rows and with the score stage's metric functions: exec, precision, nDCG,
- * the gap and MRR at each k ≤ 10; the uncut MRR and canonical_rank when the
- * canonical's rank is known (always for single-base rerankers); and
- * miss_own_distractor on a rank-1 miss. Tie-aware exec, margins and
- * per-bug-type shares need full score vectors and are absent.
+ * rows: every metric of the registry that the rankings determine (exec,
+ * precision, nDCG, the gap and MRR at each k ≤ 10; the uncut MRR and
+ * canonical_rank, only when the canonical's rank is known — always for
+ * single-base rerankers), in the score stage's row order; then
+ * miss_own_distractor on a rank-1 miss, which the rankings also determine
+ * (through `own_task`) though the registry files it with the score-vector
+ * metrics. Tie-aware exec, margins and per-bug-type shares need full score
+ * vectors and are absent.
  */
 export function rerankedPerQuery(
   config: string,
@@ -92,41 +97,38 @@ export function rerankedPerQuery(
   rows: readonly RankingRow[],
   ks: readonly number[],
   canonicalKnown: boolean,
+  registry: readonly MetricEntry[] = METRIC_REGISTRY,
 ): PerQueryRow[] {
   const correct = new Set(query.correct_ids);
   const top = rows.filter((r) => r.in_top).sort((a, b) => a.rank - b.rank);
   const relevant = top.map((r) => correct.has(r.corpus_id));
-  const out: PerQueryRow[] = [];
-  const put = (metric: string, k: number, value: number) =>
-    out.push({
-      config,
-      query_id: query.query_id,
-      source: query.source,
-      domain: query.domain,
-      metric,
-      k,
-      value,
-    });
   const found = rows.filter((r) => correct.has(r.corpus_id)).map((r) => r.rank);
   const canonicalRank = found.length ? Math.min(...found) : Infinity;
-  for (const k of ks) {
-    if (k > DEPTH) continue;
-    put("exec", k, exec_at_k(relevant, k));
-    put("precision", k, precision_at_k(relevant, k));
-    put("ndcg", k, ndcg_at_k(relevant, k, correct.size));
-    put("gap", k, exec_ndcg_gap(relevant, k, correct.size));
-    put("mrr", k, canonicalRank <= k ? reciprocal_rank(canonicalRank) : 0);
+  if (canonicalKnown && !Number.isFinite(canonicalRank)) {
+    throw new Error(`${config}: query ${query.query_id}: no row for its correct id`);
   }
-  if (canonicalKnown) {
-    if (!Number.isFinite(canonicalRank)) {
-      throw new Error(`${config}: query ${query.query_id}: no row for its correct id`);
-    }
-    put("mrr", 0, reciprocal_rank(canonicalRank));
-    put("canonical_rank", 0, canonicalRank);
-  }
+  // An unknown canonical rank (fusion) leaves out the uncut metrics that read it.
+  const entries = recomputableMetrics(registry).filter((m) => canonicalKnown || m.at === "each_k");
+  const points = evaluateMetrics(
+    entries,
+    { relevant, relevantCount: correct.size, canonicalRank },
+    ks.filter((k) => k <= DEPTH),
+  );
   if (top.length > 0) {
     const outcome = rank1_outcome(relevant[0], top[0].own_task);
-    if (outcome !== "hit") put("miss_own_distractor", 1, outcome === "own_distractor" ? 1 : 0);
+    if (outcome !== "hit") {
+      points.push({
+        metric: "miss_own_distractor",
+        k: 1,
+        value: outcome === "own_distractor" ? 1 : 0,
+      });
+    }
   }
-  return out;
+  return points.map((p) => ({
+    config,
+    query_id: query.query_id,
+    source: query.source,
+    domain: query.domain,
+    ...p,
+  }));
 }

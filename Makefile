@@ -11,7 +11,7 @@ FLAGS ?=
 RUN := $(DENO) run --allow-all --unstable-worker-options --cached-only src/cli/main.ts
 export ONNXRUNTIME_NODE_INSTALL_CUDA := skip
 
-.PHONY: deps test check unit reproduce site preview sql bench clean site-shots
+.PHONY: deps test check unit reproduce site preview sql bench bench-growth clean site-shots
 
 $(LOCAL_DENO):
 	@if [ -z "$(SYSTEM_DENO)" ]; then \
@@ -79,8 +79,15 @@ preview: deps
 sql: deps
 	@$(RUN) sql "$(Q)"
 
+# Every benchmark the kit reports: mutate, oracle, embed, score, stats and
+# growth at 1× (`execret bench all`), then the `deno bench` micro-benchmarks
+# (*.bench.ts). bench-growth is the full 1×/3×/10× growth run (~1 h here).
 bench: deps
 	$(RUN) bench all
+	$(DENO) bench --allow-all --cached-only
+
+bench-growth: deps
+	$(RUN) bench growth --scales 1,3,10
 
 site-shots: deps
 	$(DENO) run --allow-all --cached-only scripts/site_shots.ts

@@ -37,12 +37,22 @@ bench oracle options:
   --timeout-ms N   per-test timeout (default 250)
   --passes N       measured passes per runtime after one warm-up pass,
                    taken in turns; the figure is the median (default 7:
-                   a pass takes seconds, and 3 of them swung 1.6-2.3x here)`,
+                   a pass takes seconds, and 3 of them swung 1.6-2.3x here)
+
+bench growth options ("all" runs it at --scales 1):
+  --scales LIST    multiples of the default profile's tasks (default 1,3,10);
+                   each scale runs the pipeline on generated tasks, every
+                   stage in its own process: time and peak memory per stage
+  --out DIR        task files, each scale's tables and growth.md/growth.json
+                   (default out/growth)
+  --source SOURCE  base task sources (repeatable; default the default profile's)
+  --base N         keep only the first N base tasks (quick runs)`,
   async run(args) {
     const [which, ...rest] = args;
     if (which === "all") {
-      for (const run of Object.values(benches)) {
-        const code = await run(rest);
+      for (const [name, run] of Object.entries(benches)) {
+        // Growth at 1× only: 3× and 10× take most of an hour (make bench-growth).
+        const code = await run(name === "growth" ? ["--scales", "1", ...rest] : rest);
         if (code !== 0) return code;
       }
       return 0;

@@ -290,19 +290,26 @@ def _never():
 def pyodide_install(js_step):
     """Harden this interpreter; return run(setup, code, tests_json, start, stop) -> JSON results.
 
-    ``js_step`` both records progress for the main thread and turns the
-    previous phase's outcome into TIMEOUT when the main thread interrupted it,
-    so each phase costs one call into JavaScript.
+    ``js_step(index, outcome, ms)`` records progress for the main thread and
+    returns 1 when the main thread interrupted the previous phase (its
+    outcome is then TIMEOUT), else 0, so each phase costs one call into
+    JavaScript. Common outcomes cross as small ints (their order must match
+    OUTCOME_CODES in pyodide_worker.ts): a string each way cost a call ~3x more.
     """
     _harden()
     loads = json.loads
     dumps = json.dumps
+    codes = {None: 0, "pass": 1, "FAIL": 2, "NOT_RUN": 3, "TIMEOUT": 4}
+    code_of = codes.get
+
+    def step(index, prev, ms):
+        return "TIMEOUT" if js_step(index, code_of(prev, prev), ms) else prev
 
     def timed(fn):
         return classify(fn, _never)
 
     def run(setup, code, tests_json, start, stop):
-        return dumps(run_job(setup, code, loads(tests_json), start, timed, js_step, stop))
+        return dumps(run_job(setup, code, loads(tests_json), start, timed, step, stop))
 
     return run
 

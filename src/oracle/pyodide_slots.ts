@@ -224,21 +224,31 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       }
     };
 
-    worker.onmessage = (e) => {
-      const msg = e.data as Message;
-      if (msg.token !== token || !alive) return;
-      if (msg.type === "result") {
-        budgets.delete(msg.id as number);
+    /** Hand on the results a message carries; false when one is unreadable (the worker died for it). */
+    const deliver = (done: unknown): boolean => {
+      for (const { id, results } of (done ?? []) as { id: number; results: string }[]) {
+        budgets.delete(id);
         let outcomes: TestOutcome[];
         try {
-          const raw = JSON.parse(msg.results as string) as [unknown, unknown][];
+          const raw = JSON.parse(results) as [unknown, unknown][];
           outcomes = raw.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) || 0 }));
         } catch {
           die(CRASH, 0, "unreadable result");
-          return;
+          return false;
         }
-        events.result(msg.id as number, outcomes);
+        events.result(id, outcomes);
+        if (!alive) return false;
+      }
+      return true;
+    };
+
+    worker.onmessage = (e) => {
+      const msg = e.data as Message;
+      if (msg.token !== token || !alive) return;
+      if (msg.type === "results") {
+        deliver(msg.done);
       } else if (msg.type === "idle") {
+        if (!deliver(msg.done)) return;
         clearInterval(timer);
         timer = undefined;
         events.idle(msg.memory as number);

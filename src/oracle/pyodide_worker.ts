@@ -23,23 +23,28 @@ let run:
   | undefined;
 const encoder = new TextEncoder();
 
+// Outcomes the driver passes to `step` as numbers; must match `codes` in driver.py.
+const OUTCOME_CODES = ["undefined", "pass", "FAIL", "NOT_RUN", "TIMEOUT"];
+
 /**
  * Called by the driver between phases (load, then each test): records the
- * finished phase where the main thread can read it after a kill, and turns
- * its outcome into TIMEOUT when the main thread interrupted that phase.
+ * finished phase where the main thread can read it after a kill, and returns
+ * 1 when the main thread interrupted that phase (its outcome is TIMEOUT).
+ * `prev` is an index into OUTCOME_CODES, or the outcome itself (an error).
  */
-function step(index: number, prev: string | undefined, ms: number): string | undefined {
+function step(index: number, prev: number | string, ms: number): number {
   const seq = Atomics.load(ctrl, SEQ);
-  if (Atomics.load(ctrl, INTR) === seq && Atomics.load(ctrl, PHASE) !== -2) prev = "TIMEOUT";
+  const interrupted = Atomics.load(ctrl, INTR) === seq && Atomics.load(ctrl, PHASE) !== -2;
   if (Atomics.load(ctrl, PHASE) >= 0) {
+    const name = interrupted ? "TIMEOUT" : typeof prev === "number" ? OUTCOME_CODES[prev] : prev;
     const used = Atomics.load(ctrl, TEXT_LEN);
-    const { written } = encoder.encodeInto(`${prev}\t${ms}\n`, text.subarray(used));
+    const { written } = encoder.encodeInto(`${name}\t${ms}\n`, text.subarray(used));
     Atomics.store(ctrl, TEXT_LEN, used + (written ?? 0));
   }
   Atomics.store(ctrl, PHASE, index);
   Atomics.store(interrupt, 0, 0);
   Atomics.store(ctrl, SEQ, seq + 1);
-  return prev;
+  return interrupted ? 1 : 0;
 }
 
 interface Init {
@@ -101,8 +106,15 @@ async function init(msg: Init): Promise<void> {
 // read to learn where the job died.
 let faulted = false;
 
+// Results wait here and go out together: a message per job woke the host's
+// main thread once per suite, a cost comparable to running the suite. They
+// leave at least every RESULT_MS, so a kill loses (and re-runs) little.
+const RESULT_MS = 20;
+
 function runBatch(msg: Batch): void {
   if (faulted) return;
+  let done: { id: number; results: string }[] = [];
+  let sent = performance.now();
   for (const [k, job] of msg.jobs.entries()) {
     // Claim the job; this fails once the main thread cut the batch short (a
     // job stalled) and queued the rest elsewhere.
@@ -118,15 +130,21 @@ function runBatch(msg: Batch): void {
       // report where, and let the pool replace this worker.
       faulted = true;
       const phase = Atomics.load(ctrl, PHASE);
+      if (done.length > 0) post({ type: "results", token, done });
       post({ type: "fault", token, id: job.id, phase, error: String((e as Error)?.message ?? e) });
       return;
     }
-    post({ type: "result", token, id: job.id, results });
+    done.push({ id: job.id, results });
+    if (performance.now() - sent >= RESULT_MS) {
+      post({ type: "results", token, done });
+      done = [];
+      sent = performance.now();
+    }
   }
   Atomics.store(ctrl, JOB, 0);
   // Pyodide keeps its Emscripten module on a private field; its heap size is the footprint.
   const heap = (py as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8;
-  post({ type: "idle", token, memory: heap.byteLength });
+  post({ type: "idle", token, done, memory: heap.byteLength });
 }
 
 self.addEventListener("message", (e: MessageEvent) => {

@@ -105,11 +105,8 @@ function growthProfile(tasksFile: string): Record<string, unknown> {
  * summed RSS, sampled every 100 ms). Each scale starts from an empty folder
  * and an empty execution cache, so every stage really computes.
  *
- * @example
- * ```ts
- * const result = await runGrowth({ scales: [1, 3], out: "out/growth" });
- * console.log(growthTable(result));
- * ```
+ * `execret bench growth --scales 1,3,10` calls it and prints {@link
+ * growthTable} of the result.
  */
 export async function runGrowth(options: GrowthOptions): Promise<GrowthResult> {
   const log = options.log ?? (() => {});
@@ -260,9 +257,9 @@ export function growthTable(result: GrowthResult): string {
       ...scales.map(() => ""),
       ...pairs.map(() => ""),
     ]);
-  lines.push(counts("tasks", (s) => s.tasks));
-  lines.push(counts("snippets", (s) => s.snippets));
-  lines.push(counts("queries", (s) => s.queries));
+  lines.push(counts("tasks (count)", (s) => s.tasks));
+  lines.push(counts("snippets (count)", (s) => s.snippets));
+  lines.push(counts("queries (count)", (s) => s.queries));
   for (const stage of GROWTH_STAGES) {
     const cells = [stage];
     for (const s of scales) cells.push(fmt(s.stages.find((m) => m.stage === stage)?.seconds));
@@ -298,6 +295,22 @@ function fmt(x: number | undefined): string {
   return x === undefined ? "" : x.toFixed(1);
 }
 
+/**
+ * Several runs' growth.json files as one result (scales sorted, exponents
+ * recomputed), e.g. a 1×/3× run and a 10× run made apart.
+ */
+export function mergeResults(files: readonly string[]): GrowthResult {
+  const results = files.map((file) => {
+    try {
+      return JSON.parse(Deno.readTextFileSync(file)) as GrowthResult;
+    } catch (e) {
+      throw new UserError(`${file}: cannot read a growth result (${(e as Error).message})`);
+    }
+  });
+  const scales = results.flatMap((r) => r.scales).sort((a, b) => a.scale - b.scale);
+  return { ...results[0], scales, exponents: growthExponents(scales) };
+}
+
 /** Parse `--scales 1,3,10` into positive numbers, in the order given. */
 export function parseScales(value: string): number[] {
   const scales = value.split(",").map((s) => Number(s.trim()));
@@ -314,7 +327,14 @@ export async function benchGrowth(args: string[]): Promise<number> {
     out: { type: "string" },
     source: { type: "string", multiple: true },
     base: { type: "string" },
+    from: { type: "string", multiple: true },
   });
+  if (values.from?.length) {
+    const merged = mergeResults(values.from);
+    if (values.json) printJson(merged);
+    else console.log(growthTable(merged));
+    return 0;
+  }
   const out = values.out ?? join(outDir(), "growth");
   const save = async (result: GrowthResult) => {
     await atomicWrite(join(out, "growth.json"), JSON.stringify(result, null, 2) + "\n");

@@ -7,6 +7,7 @@ import {
   GROWTH_STAGES,
   growthExponents,
   growthTable,
+  mergeResults,
   parseScales,
   runGrowth,
   type ScaleMeasure,
@@ -70,6 +71,35 @@ Deno.test("growthExponents flags a stage growing faster than n log n, except sco
   assertEquals(by.score.flagged, false);
   assertEquals(by.stats.flagged, true);
   ok(by.oracle.nlogn > 1 && by.oracle.nlogn < 1.2, String(by.oracle.nlogn));
+});
+
+Deno.test("mergeResults joins runs made apart and recomputes the exponents", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "growth-merge-" });
+  try {
+    const run = (scale: number, snippets: number, seconds: number) => ({
+      base_tasks: 10,
+      sources: ["builtin"],
+      configs: ["bm25"],
+      rerankers: [],
+      scales: [{
+        scale,
+        tasks: snippets / 5,
+        snippets,
+        queries: snippets / 5,
+        load: [1, 1],
+        stages: [{ stage: "oracle", seconds, wall_seconds: seconds + 1, peak_mb: 10 }],
+      }],
+      exponents: [],
+    });
+    await Deno.writeTextFile(join(dir, "a.json"), JSON.stringify(run(10, 50000, 100)));
+    await Deno.writeTextFile(join(dir, "b.json"), JSON.stringify(run(1, 5000, 10)));
+    const merged = mergeResults([join(dir, "a.json"), join(dir, "b.json")]);
+    assertEquals(merged.scales.map((s) => s.scale), [1, 10]);
+    assertEquals(merged.exponents.map((e) => [e.stage, e.time, e.flagged]), [["oracle", 1, false]]);
+    match(growthTable(merged), /exponent ×1→×10/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("parseScales rejects a non-positive scale", () => {

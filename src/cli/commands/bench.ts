@@ -46,7 +46,9 @@ bench growth options ("all" runs it at --scales 1):
   --out DIR        task files, each scale's tables and growth.md/growth.json
                    (default out/growth)
   --source SOURCE  base task sources (repeatable; default the default profile's)
-  --base N         keep only the first N base tasks (quick runs)`,
+  --base N         keep only the first N base tasks (quick runs)
+  --from FILE      print the table of earlier runs' growth.json instead of
+                   running (repeatable: a 1,3 run and a 10 run merge)`,
   async run(args) {
     const [which, ...rest] = args;
     if (which === "all") {

@@ -8,7 +8,11 @@ import { precision_at_k } from "../../src/metrics/precision_at_k.ts";
  * Null (no row) when R is 0 or deeper than the ranks kept, since the missing
  * ranks could not be read.
  *
- * @example r_precision([true, false, true, false], 2); // 0.5 (one of the first two is correct)
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(r_precision([true, false, true, false], 2), 0.5); // one of the first two is correct
+ * ```
  */
 export function r_precision(relevant: readonly boolean[], relevantCount: number): number | null {
   if (relevantCount === 0 || relevantCount > relevant.length) return null;

@@ -25,7 +25,16 @@ export interface DomainHeatmap {
  *
  * @example
  * ```ts
- * const { cells, domains } = domainHeatmap(rows, 1);
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const row = { config: "bm25", group_by: "domain", metric: "exec", k: 1 };
+ * const ci = { ci_low: 0, ci_high: 1, n: 9 };
+ * const { domains, configs } = domainHeatmap([
+ *   { ...row, ...ci, group: "math", value: 0.5 },
+ *   { ...row, ...ci, group: "strings", value: 0.2 },
+ *   { ...row, ...ci, config: "use", group: "math", value: 0.9 },
+ * ], 1);
+ * deepStrictEqual(domains, ["strings", "math"]); // hardest first
+ * deepStrictEqual(configs, ["use", "bm25"]); // best first
  * ```
  */
 export function domainHeatmap(rows: Iterable<BreakdownRow>, k = 1): DomainHeatmap {

@@ -27,10 +27,7 @@ export interface TaskLine {
  * one `exec("...")` statement, since the JSONL schema wants one statement
  * per test; exec at module level runs in the module's globals, as before.
  *
- * @example
- * ```ts
- * const lines = await growthTasks(rows, 3); // 3 × rows.length tasks
- * ```
+ * `growthTasks(rows, 3)` gives `3 × rows.length` tasks.
  */
 export async function growthTasks(base: readonly TaskRow[], scale: number): Promise<TaskLine[]> {
   if (!(scale > 0)) throw new Error(`scale must be > 0, got ${scale}`);

@@ -145,8 +145,9 @@ const loaded = new Map<string, Promise<Invocation[]>>();
  *
  * @example
  * ```ts
- * const table = await loadInvocations();
- * table.map((i) => i.name); // ["bm25", "tfidf", "use", ...]
+ * import { strictEqual } from "node:assert/strict";
+ * const names = (await loadInvocations()).map((i) => i.name); // ["bm25", "tfidf", "use", ...]
+ * strictEqual(names.includes("bm25"), true);
  * ```
  */
 export function loadInvocations(

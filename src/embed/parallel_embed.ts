@@ -77,12 +77,6 @@ interface WorkerProcess {
  * that dies or is killed takes only its batch with it, which a fresh worker
  * embeds again (at most `maxRetries` times per batch). A provider error in a
  * batch fails the run, as it would in-process.
- *
- * @example
- * ```ts
- * await embedInWorkers(inv, [{ role: "query", texts: ["sort a list"] }], { workers: 2 },
- *   async (i, report) => console.log(i, report.vectors.length));
- * ```
  */
 export async function embedInWorkers(
   inv: Invocation,

@@ -52,12 +52,16 @@ export interface ProviderEntry<N extends string = string> {
  *
  * @example
  * ```ts
- * export const bm25Entry = defineProvider({
+ * import { strictEqual } from "node:assert/strict";
+ * import { bm25Provider } from "./providers/bm25.ts";
+ * const bm25Entry = defineProvider({
  *   name: "bm25",
  *   kind: "sparse",
  *   hosted: false,
  *   create: (inv) => Promise.resolve(bm25Provider(inv)),
  * });
+ * const name: "bm25" = bm25Entry.name; // the name stays a literal type
+ * strictEqual(name, "bm25");
  * ```
  */
 export function defineProvider<N extends string>(entry: ProviderEntry<N>): ProviderEntry<N> {

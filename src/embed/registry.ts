@@ -104,8 +104,12 @@ export function missingRequirements(
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { invocationFor } from "./invocations.ts";
  * const p = await providerFor(await invocationFor("bm25"));
- * if (p.kind === "sparse") await p.score(["sum a list"], ["def total(xs): return sum(xs)"]);
+ * if (p.kind !== "sparse") throw new Error("bm25 scores texts directly");
+ * const scores = await p.score(["sum a list"], ["def total(xs): return sum(xs)", "def f(): pass"]);
+ * strictEqual(scores[0] > scores[1], true);
  * ```
  */
 export async function providerFor(

@@ -41,7 +41,8 @@ export function estimateTokens(text: string): number {
  *
  * @example
  * ```ts
- * packBatches(["a", "b", "c"], 2, {}); // [[0, 2], [2, 3]]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(packBatches(["a", "b", "c"], 2, {}), [[0, 2], [2, 3]]);
  * ```
  */
 export function packBatches(

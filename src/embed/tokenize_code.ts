@@ -84,8 +84,11 @@ export function splitIdentifier(word: string): string[] {
  *
  * @example
  * ```ts
- * tokenizeCode("def is_even(n): return n % 2 == 0");
- * // ["def", "is", "even", "is_even", "(", "n", ")", ":", "return", "n", "%", "2", "==", "0"]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   tokenizeCode("def is_even(n): return n % 2 == 0"),
+ *   ["def", "is", "even", "is_even", "(", "n", ")", ":", "return", "n", "%", "2", "==", "0"],
+ * );
  * ```
  */
 export function tokenizeCode(text: string): string[] {

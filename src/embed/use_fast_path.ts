@@ -11,14 +11,6 @@ import { installUseSliceKernels } from "./use_slice_kernels.ts";
  * are the package's. Returns a function that undoes both (for the test that
  * compares the two paths). If the package's tokenizer does not expose its
  * vocabulary (another version), its own stays.
- *
- * @example
- * ```ts
- * const model = await initModel(modelSource);
- * const restore = speedUpUseModel(model);
- * await model.embed(["def f(): pass"]); // same vectors, sooner
- * restore();
- * ```
  */
 export function fastenUseModel<M extends Pick<EmbeddingsModel, "tokenizer">>(model: M): M {
   speedUpUseModel(model);

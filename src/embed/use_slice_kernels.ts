@@ -114,14 +114,6 @@ function asIntArray(v: unknown): number[] | undefined {
  * backend, keeping the originals as fallbacks; returns a function that puts
  * the originals back (the tests compare both). A no-op returning a no-op when
  * tfjs or its wasm kernels are not loaded yet: call it after `initModel`.
- *
- * @example
- * ```ts
- * const model = await initModel(modelSource);
- * const restore = installUseSliceKernels();
- * const vectors = await model.embed(["def f(): pass"]);
- * restore();
- * ```
  */
 export function installUseSliceKernels(): () => void {
   const registry = kernelRegistry();

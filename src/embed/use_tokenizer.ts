@@ -44,9 +44,10 @@ const RESERVED = 6;
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const tok = useTokenizer([["<unk>", 0], ["<s>", 0], ["</s>", 0], ["a", 0], ["b", 0], ["c", 0],
  *   ["▁hi", -1], ["▁", -2], ["h", -3], ["i", -3]]);
- * tok.encode("hi"); // [6]
+ * deepStrictEqual(tok.encode("hi"), [6]);
  * ```
  */
 export function useTokenizer(

@@ -24,8 +24,11 @@ export type RunRow = Pick<RankingRow, "query_id" | "corpus_id" | "rank">;
  *
  * @example
  * ```ts
- * trecRun("bm25", [{ query_id: "q1", corpus_id: "d1", rank: 1 }]);
- * // "q1 Q0 d1 1 999 bm25\n"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(
+ *   trecRun("bm25", [{ query_id: "q1", corpus_id: "d1", rank: 1 }]),
+ *   "q1 Q0 d1 1 999 bm25\n",
+ * );
  * ```
  */
 export function trecRun(runName: string, rows: readonly RunRow[]): string {
@@ -41,8 +44,11 @@ export function trecRun(runName: string, rows: readonly RunRow[]): string {
  *
  * @example
  * ```ts
- * trecQrels([{ query_id: "q1", correct_ids: ["c"], distractor_ids: ["m"] }]);
- * // "q1 0 c 1\nq1 0 m 0\n"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(
+ *   trecQrels([{ query_id: "q1", correct_ids: ["c"], distractor_ids: ["m"] }]),
+ *   "q1 0 c 1\nq1 0 m 0\n",
+ * );
  * ```
  */
 export function trecQrels(

@@ -57,8 +57,10 @@ export type RowOf<S extends TableSpec> = { -readonly [K in keyof S]: ValueOf<S[K
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const POINTS = tableSpec({ id: "utf8", x: "float64", label: "utf8?" });
- * type Point = RowOf<typeof POINTS>; // { id: string; x: number; label: string | null }
+ * const p: RowOf<typeof POINTS> = { id: "a", x: 1, label: null }; // label: string | null
+ * deepStrictEqual(Object.keys(POINTS), Object.keys(p)); // columns in the order written
  * ```
  */
 export function tableSpec<const S extends TableSpec>(spec: S): S {
@@ -204,10 +206,7 @@ export async function readRows<T = Record<string, unknown>>(path: string): Promi
  * columns are allowed and read too). A mismatch is a one-line error naming
  * the file and the column.
  *
- * @example
- * ```ts
- * const tasks = await readTableRows(tablePath("tasks"), TASKS); // TaskRow[]
- * ```
+ * `readTableRows(tablePath("tasks"), TASKS)` gives `TaskRow[]`.
  */
 export async function readTableRows<S extends TableSpec>(
   path: string,

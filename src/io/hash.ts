@@ -5,7 +5,11 @@ import { createHash } from "node:crypto";
  *
  * @example
  * ```ts
- * sha256Hex("abc"); // "ba7816bf..."
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(
+ *   sha256Hex("abc"),
+ *   "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+ * );
  * ```
  */
 export function sha256Hex(data: string | Uint8Array): string {

@@ -6,7 +6,14 @@
  *
  * @example
  * ```ts
- * const rows = await readNamedTable("data/rerankers.json", "rerankers", "reranker table", (e) => e);
+ * import { strictEqual } from "node:assert/strict";
+ * const rows = await readNamedTable(
+ *   "data/rerankers.json",
+ *   "rerankers",
+ *   "reranker table",
+ *   (e) => e as { name: string },
+ * );
+ * strictEqual(rows[0].name, "cohere-rerank-v3.5");
  * ```
  */
 export async function readNamedTable<T extends { name: string }>(

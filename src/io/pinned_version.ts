@@ -7,7 +7,8 @@ import denoJson from "../../deno.json" with { type: "json" };
  *
  * @example
  * ```ts
- * pinnedVersion("pyodide"); // "314.0.7"
+ * import { match } from "node:assert/strict";
+ * match(pinnedVersion("pyodide"), /^\d+\.\d+\.\d+$/); // e.g. "314.0.7"
  * ```
  */
 export function pinnedVersion(name: string): string {

@@ -15,7 +15,8 @@ export type Rank1Outcome = "hit" | "own_distractor" | "other_task";
  *
  * @example
  * ```ts
- * rank1_outcome(false, true); // "own_distractor"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(rank1_outcome(false, true), "own_distractor");
  * ```
  */
 export function rank1_outcome(top1Correct: boolean, top1OwnTask: boolean): Rank1Outcome {
@@ -29,7 +30,8 @@ export function rank1_outcome(top1Correct: boolean, top1OwnTask: boolean): Rank1
  *
  * @example
  * ```ts
- * canonical_below_distractor(0.8, [0.7, 0.81]); // 1
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(canonical_below_distractor(0.8, [0.7, 0.81]), 1);
  * ```
  */
 export function canonical_below_distractor(
@@ -46,7 +48,9 @@ export function canonical_below_distractor(
  *
  * @example
  * ```ts
- * canonical_margin(0.8, [0.7, 0.85]); // -0.05 (up to rounding)
+ * import { strictEqual } from "node:assert/strict";
+ * // -0.05 up to rounding:
+ * strictEqual(canonical_margin(0.8, [0.7, 0.85])?.toFixed(12), "-0.050000000000");
  * ```
  */
 export function canonical_margin(
@@ -66,10 +70,14 @@ export function canonical_margin(
  *
  * @example
  * ```ts
- * outrank_share_by_bug_type([
- *   { bugType: "off_by_one", outranks: true },
- *   { bugType: "off_by_one", outranks: false },
- * ]); // Map { "off_by_one" => 0.5 }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   outrank_share_by_bug_type([
+ *     { bugType: "off_by_one", outranks: true },
+ *     { bugType: "off_by_one", outranks: false },
+ *   ]),
+ *   new Map([["off_by_one", 0.5]]),
+ * );
  * ```
  */
 export function outrank_share_by_bug_type(

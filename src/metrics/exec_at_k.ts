@@ -10,8 +10,9 @@ import type { RankingsMetric, ScoresMetric } from "./metric.ts";
  *
  * @example
  * ```ts
- * exec_at_k([false, true, false], 1); // 0
- * exec_at_k([false, true, false], 3); // 1
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(exec_at_k([false, true, false], 1), 0);
+ * strictEqual(exec_at_k([false, true, false], 3), 1);
  * ```
  */
 export function exec_at_k(relevant: readonly boolean[], k: number): number {
@@ -29,7 +30,8 @@ export function exec_at_k(relevant: readonly boolean[], k: number): number {
  *
  * @example
  * ```ts
- * expected_exec_at_1(4, 1); // 0.25: one correct among four tied at the top
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(expected_exec_at_1(4, 1), 0.25); // one correct among four tied at the top
  * ```
  */
 export function expected_exec_at_1(tiedAtTop: number, correctTiedAtTop: number): number {

@@ -6,7 +6,8 @@ import type { RankingsMetric } from "./metric.ts";
  *
  * @example
  * ```ts
- * reciprocal_rank(4); // 0.25
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(reciprocal_rank(4), 0.25);
  * ```
  */
 export function reciprocal_rank(canonicalRank: number | null): number {
@@ -22,7 +23,8 @@ export function reciprocal_rank(canonicalRank: number | null): number {
  *
  * @example
  * ```ts
- * mrr([1, 2, 4]); // (1 + 0.5 + 0.25) / 3
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(mrr([1, 2, 4]), (1 + 0.5 + 0.25) / 3);
  * ```
  */
 export function mrr(canonicalRanks: readonly (number | null)[]): number {
@@ -38,8 +40,9 @@ export function mrr(canonicalRanks: readonly (number | null)[]): number {
  *
  * @example
  * ```ts
- * reciprocal_rank_at_k(4, 3); // 0
- * reciprocal_rank_at_k(2, 3); // 0.5
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(reciprocal_rank_at_k(4, 3), 0);
+ * strictEqual(reciprocal_rank_at_k(2, 3), 0.5);
  * ```
  */
 export function reciprocal_rank_at_k(canonicalRank: number, k: number): number {

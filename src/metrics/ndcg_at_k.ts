@@ -11,7 +11,8 @@ import type { RankingsMetric } from "./metric.ts";
  *
  * @example
  * ```ts
- * ndcg_at_k([false, true], 2, 1); // 1 / log2(3) ≈ 0.631
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(ndcg_at_k([false, true], 2, 1), 1 / Math.log2(3)); // ≈ 0.631
  * ```
  */
 export function ndcg_at_k(relevant: readonly boolean[], k: number, relevantCount: number): number {
@@ -37,7 +38,8 @@ function idcg(k: number, relevantCount: number): number {
  *
  * @example
  * ```ts
- * exec_ndcg_gap([false, true], 2, 1); // 1 - 0.631 = 0.369
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(exec_ndcg_gap([false, true], 2, 1), 1 - 1 / Math.log2(3)); // ≈ 0.369
  * ```
  */
 export function exec_ndcg_gap(

@@ -7,7 +7,8 @@ import type { RankingsMetric } from "./metric.ts";
  *
  * @example
  * ```ts
- * precision_at_k([true, false, true, false], 3); // 2/3
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(precision_at_k([true, false, true, false], 3), 2 / 3);
  * ```
  */
 export function precision_at_k(relevant: readonly boolean[], k: number): number {

@@ -64,9 +64,14 @@ export interface MetricPoint {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { EXEC_METRIC } from "./exec_at_k.ts";
+ * import { MRR_METRIC } from "./mrr.ts";
  * const q = { relevant: [false, true], relevantCount: 1, canonicalRank: 2 };
- * evaluateMetrics([EXEC_METRIC, MRR_METRIC], q, [1]);
- * // [{ metric: "exec", k: 1, value: 0 }, { metric: "mrr", k: 0, value: 0.5 }]
+ * deepStrictEqual(evaluateMetrics([EXEC_METRIC, MRR_METRIC], q, [1]), [
+ *   { metric: "exec", k: 1, value: 0 },
+ *   { metric: "mrr", k: 0, value: 0.5 },
+ * ]);
  * ```
  */
 export function evaluateMetrics(
@@ -120,7 +125,9 @@ export function recomputableNames(registry: readonly MetricEntry[] = METRIC_REGI
  *
  * @example
  * ```ts
- * metricLabel(EXEC_METRIC, 3); // "exec@3"
+ * import { strictEqual } from "node:assert/strict";
+ * import { EXEC_METRIC } from "./exec_at_k.ts";
+ * strictEqual(metricLabel(EXEC_METRIC, 3), "exec@3");
  * ```
  */
 export function metricLabel(entry: MetricEntry, k: number): string {

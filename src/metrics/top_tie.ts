@@ -6,8 +6,9 @@ import type { ScoresMetric } from "./metric.ts";
  *
  * @example
  * ```ts
- * top_tie(3); // 1
- * top_tie(1); // 0
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(top_tie(3), 1);
+ * strictEqual(top_tie(1), 0);
  * ```
  */
 export function top_tie(tiedAtTop: number): number {

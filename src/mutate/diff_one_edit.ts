@@ -30,8 +30,11 @@ export const DELETING_TYPES: ReadonlySet<string> = deletingBugTypes();
  *
  * @example
  * ```ts
- * diffOneEdit("a = 1\nb = a < 2\n", "a = 1\nb = a <= 2\n");
- * // { line: 2, before: "b = a < 2", after: "b = a <= 2", deleted: 0 }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   diffOneEdit("a = 1\nb = a < 2\n", "a = 1\nb = a <= 2\n"),
+ *   { line: 2, before: "b = a < 2", after: "b = a <= 2", deleted: 0 },
+ * );
  * ```
  */
 export function diffOneEdit(original: string, mutated: string, bugType?: string): OneEdit | null {

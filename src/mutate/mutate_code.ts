@@ -68,9 +68,11 @@ export interface MutateOptions {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadPythonParser } from "./python_parser.ts";
  * const parser = await loadPythonParser();
  * const { candidates } = mutateCodeWith(parser, "def f(x):\n    return x < 1\n");
- * candidates.find((c) => c.operator === "lt_to_le")!.after; // "    return x <= 1"
+ * strictEqual(candidates.find((c) => c.operator === "lt_to_le")!.after, "    return x <= 1");
  * ```
  */
 export function mutateCodeWith(

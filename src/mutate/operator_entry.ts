@@ -26,14 +26,16 @@ export interface OperatorExample {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * const wrongSign: OperatorEntry = {
  *   bug_type: "wrong_sign",
  *   extension: true,
  *   meaning: "Extension: a unary minus dropped (`-x` → `x`).",
  *   operators: ["drop_minus"],
- *   edits: wrongSignEdits,
+ *   edits: () => [], // a real operator proposes its edits from ctx.nodes
  *   examples: [{ operator: "drop_minus", body: "return -a", after: "return a" }],
  * };
+ * strictEqual(wrongSign.operators.includes(wrongSign.examples[0].operator), true);
  * ```
  */
 export interface OperatorEntry {

@@ -40,8 +40,13 @@ export function seededKey(seed: number, taskId: string, text: string): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const candidates = ["a", "b", "c"].flatMap((t) =>
+ *   [1, 2].map((n) => ({ bug_type: t, operator: `${t}_op`, code: `${t}${n}` }))
+ * );
  * const ordered = selectionOrder(candidates, { seed: DEFAULT_SEED, taskId: "mbpp/1" });
- * ordered.slice(0, 4); // four distinct bug types when the task has four
+ * const firstThree = ordered.slice(0, 3).map((c) => c.bug_type);
+ * deepStrictEqual([...firstThree].sort(), ["a", "b", "c"]); // one of each type first
  * ```
  */
 export function selectionOrder<T extends Selectable>(

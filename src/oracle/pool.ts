@@ -75,13 +75,6 @@ async function cachedSnapshot(): Promise<string> {
 
 /**
  * Start a pool of sandboxed workers.
- *
- * @example
- * ```ts
- * const pool = await createPool({ runtime: "pyodide", timeoutMs: 1000 });
- * const outcomes = await pool.run({ setup: "", code: "def f(x): return x", tests: ["assert f(1) == 1"] });
- * pool.close();
- * ```
  */
 export async function createPool(options: PoolOptions): Promise<OraclePool> {
   const t0 = performance.now();

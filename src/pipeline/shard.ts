@@ -12,7 +12,8 @@ export interface Shard {
  *
  * @example
  * ```ts
- * parseShard("1/4"); // { index: 1, count: 4 }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(parseShard("1/4"), { index: 1, count: 4 });
  * ```
  */
 export function parseShard(text: string): Shard {

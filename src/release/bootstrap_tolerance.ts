@@ -33,8 +33,11 @@ export const RANK_SIGMAS = 3;
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * const sorted = Float64Array.from({ length: 5000 }, (_, i) => i / 5000);
- * bootstrapWindow(sorted, 0.025, 0.025, 0); // { low: ~0.0156, high: ~0.0344, ... }
+ * const w = bootstrapWindow(sorted, 0.025, 0.025, 0);
+ * strictEqual(w.low, 78 / 5000); // ≈ 0.0156
+ * strictEqual(w.high, 172 / 5000); // ≈ 0.0344
  * ```
  */
 export function bootstrapWindow(

@@ -73,8 +73,11 @@ export interface ReleasedSystem {
  *
  * @example
  * ```ts
- * releasedConfigNames(["google/gemini-embedding-2", "BM25"]);
- * // Map { "google/gemini-embedding-2" => "paper-gemini-embedding-2", "BM25" => "paper-bm25" }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   releasedConfigNames(["google/gemini-embedding-2", "BM25"]),
+ *   new Map([["google/gemini-embedding-2", "paper-gemini-embedding-2"], ["BM25", "paper-bm25"]]),
+ * );
  * ```
  */
 export function releasedConfigNames(models: readonly string[]): Map<string, string> {

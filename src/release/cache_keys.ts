@@ -34,7 +34,11 @@ export function codeSha256(code: string): string {
  *
  * @example
  * ```ts
- * pythonJsonDumps(["assert f('é') == 1", "x"]); // '["assert f(\'\\u00e9\') == 1", "x"]'
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(
+ *   pythonJsonDumps(["assert f('é') == 1", "x"]),
+ *   '["assert f(\'\\u00e9\') == 1", "x"]',
+ * );
  * ```
  */
 export function pythonJsonDumps(items: readonly string[], separator = ", "): string {

@@ -34,8 +34,15 @@ export interface ReleaseSpec {
  *
  * @example
  * ```ts
- * parseReleaseSpec(); // { repo: "anonpapersubmission01/execretrieval", revision: "ace5c3f" }
- * parseReleaseSpec("@main"); // { repo: "anonpapersubmission01/execretrieval", revision: "main" }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(parseReleaseSpec(), {
+ *   repo: "anonpapersubmission01/execretrieval",
+ *   revision: "ace5c3f",
+ * });
+ * deepStrictEqual(parseReleaseSpec("@main"), {
+ *   repo: "anonpapersubmission01/execretrieval",
+ *   revision: "main",
+ * });
  * ```
  */
 export function parseReleaseSpec(spec?: string): ReleaseSpec {

@@ -59,11 +59,8 @@ const SIG_LOCAL = 0x04034b50;
  * Read every array of an `.npz` file's bytes, keyed by array name (the entry
  * name without `.npy`). Errors are one line starting with `file`.
  *
- * @example
- * ```ts
- * const arrays = await readNpz(await Deno.readFile("embeddings/m.npz"), "embeddings/m.npz");
- * arrays.get("query_embeddings")?.shape; // [939, 1024]
- * ```
+ * For a release embedding file, `arrays.get("query_embeddings")?.shape` is e.g.
+ * `[939, 1024]`.
  */
 export function readNpz(bytes: Uint8Array, file: string): Promise<Map<string, NdArray>> {
   // Async for callers that stream; the work itself is native inflate and CRC.

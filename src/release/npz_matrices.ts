@@ -111,14 +111,6 @@ function assignRoles(
  * name the file: an ambiguous layout (listing every array's name, dtype and
  * shape), an unknown, missing or repeated id, dims that differ, or a
  * non-finite value (the score stage cannot rank it).
- *
- * @example
- * ```ts
- * const m = mapReleaseMatrices(await readNpz(bytes, file), {
- *   nQueries: 939, nCorpus: 4694, queryIds, corpusIds, file,
- * });
- * m.queries.subarray(0, m.dims); // the vector of queryIds[0]
- * ```
  */
 export function mapReleaseMatrices(
   arrays: Map<string, NdArray>,

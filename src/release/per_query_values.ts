@@ -19,8 +19,15 @@ export const RECOMPUTABLE = ["exec", "precision", "ndcg", "exec_ndcg_gap"] as co
  *
  * @example
  * ```ts
- * metricKey("exec_ndcg_gap@5"); // { name: "exec_ndcg_gap@5", family: "exec_ndcg_gap", k: 5 }
- * metricKey("execution_precision@1"); // { name: "execution_precision@1", family: "precision", k: 1 }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   metricKey("exec_ndcg_gap@5"),
+ *   { name: "exec_ndcg_gap@5", family: "exec_ndcg_gap", k: 5 },
+ * );
+ * deepStrictEqual(
+ *   metricKey("execution_precision@1"),
+ *   { name: "execution_precision@1", family: "precision", k: 1 },
+ * );
  * ```
  */
 export function metricKey(name: string): MetricKey | null {

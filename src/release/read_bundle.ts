@@ -185,8 +185,9 @@ async function isDir(path: string): Promise<boolean> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const bundle = await readBundle("test/fixtures/release/bundle");
- * bundle.runs.map((r) => r.model); // ["acme-embed-small", "bm25", "nimbus-code-v2"]
+ * deepStrictEqual(bundle.runs.map((r) => r.model), ["acme-embed-small", "bm25", "nimbus-code-v2"]);
  * ```
  */
 export async function readBundle(dir: string): Promise<Bundle> {

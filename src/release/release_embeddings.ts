@@ -55,18 +55,6 @@ export interface ReleaseEmbeddingResult {
  * `source_sha256`, `source_arrays`, and an invocation with provider
  * `release`. `created_at` is the archive's own write time, so reruns give
  * the same bytes. Every error is one line naming the `.npz`.
- *
- * @example
- * ```ts
- * await writeReleaseEmbedding({
- *   npzPath: "release/embeddings/multi-qa-mpnet-base-dot-v1.npz",
- *   outPath: "out/embeddings/multi-qa-mpnet-base-dot-v1.arrow",
- *   config: "multi-qa-mpnet-base-dot-v1",
- *   model: "sentence-transformers/multi-qa-mpnet-base-dot-v1",
- *   similarity: "dot",
- *   queryIds, corpusIds, queryRowIds: queryIds.map((id) => `release/${id}`),
- * });
- * ```
  */
 export async function writeReleaseEmbedding(
   options: ReleaseEmbeddingOptions,

@@ -31,8 +31,11 @@ const SOURCE = "release";
  *
  * @example
  * ```ts
- * await releaseFiles("test/fixtures/release/paper");
- * // { queries: "test/fixtures/release/paper/data/queries.jsonl", corpus: ".../data/corpus.jsonl" }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(await releaseFiles("test/fixtures/release/paper"), {
+ *   queries: "test/fixtures/release/paper/data/queries.jsonl",
+ *   corpus: "test/fixtures/release/paper/data/corpus.jsonl",
+ * });
  * ```
  */
 export async function releaseFiles(dir: string): Promise<{ queries: string; corpus: string }> {
@@ -73,11 +76,7 @@ async function isFile(path: string): Promise<boolean> {
  * the corpus or labelled incorrect, a distractor id missing or labelled
  * correct, a corpus row from another entry than its query.
  *
- * @example
- * ```ts
- * const { tasks, rejects, distractors } = await readRelease("path/to/release", await pythonSyntax());
- * tasks[0].task_id; // "release/q_0001"
- * ```
+ * Its tasks are named after the released query ids, e.g. `release/q_0001`.
  */
 export async function readRelease(dir: string, syntax: PythonSyntax): Promise<ReleaseRead> {
   const files = await releaseFiles(dir);
@@ -212,12 +211,6 @@ export async function readRelease(dir: string, syntax: PythonSyntax): Promise<Re
 /**
  * The released distractors of a release folder, for comparison with the
  * kit's own mutants: one row per (kept query, valid paired distractor).
- *
- * @example
- * ```ts
- * const released = await readReleaseDistractors("path/to/release");
- * released[0]; // { task_id: "release/q1", corpus_id: "c7", code: "def ...", bug_type: "off_by_one" }
- * ```
  */
 export async function readReleaseDistractors(dir: string): Promise<ReleaseDistractor[]> {
   return (await readRelease(dir, await pythonSyntax())).distractors;
@@ -250,7 +243,8 @@ function releaseTests(
  *
  * @example
  * ```ts
- * domainOfEntry("exec_string_processing_5"); // "string_processing"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(domainOfEntry("exec_string_processing_5"), "string_processing");
  * ```
  */
 export function domainOfEntry(entry: unknown): string | null {

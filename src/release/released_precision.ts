@@ -21,8 +21,9 @@ export const FULL_PRECISION_RELATIVE = 1e-9;
  *
  * @example
  * ```ts
- * releasedPrecision([0.5, 0.3333, 1]); // { decimals: 4 }
- * releasedPrecision([0.5, 1 / 3]); // { decimals: null }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(releasedPrecision([0.5, 0.3333, 1]), { decimals: 4 });
+ * deepStrictEqual(releasedPrecision([0.5, 1 / 3]), { decimals: null });
  * ```
  */
 export function releasedPrecision(values: Iterable<number>): ReleasedPrecision {
@@ -43,7 +44,8 @@ export function releasedPrecision(values: Iterable<number>): ReleasedPrecision {
  *
  * @example
  * ```ts
- * toleranceFor({ decimals: 4 }, 0.3333, 1 / 3); // 0.00005 + 1e-12
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(toleranceFor({ decimals: 4 }, 0.3333, 1 / 3), 0.00005 + 1e-12);
  * ```
  */
 export function toleranceFor(p: ReleasedPrecision, released: number, recomputed: number): number {
@@ -67,7 +69,8 @@ function shortestDigits(v: number): { digits: number; places: number } {
  *
  * @example
  * ```ts
- * significantDigits([0.08995, 0.5, 1.2346e-7]); // 5
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(significantDigits([0.08995, 0.5, 1.2346e-7]), 5);
  * ```
  */
 export function significantDigits(values: Iterable<number>): number | null {
@@ -88,7 +91,9 @@ export function significantDigits(values: Iterable<number>): number | null {
  *
  * @example
  * ```ts
- * pValueTolerance({ decimals: 9 }, 5, 0.50781, 0.5078125); // 5e-6 (5 significant digits)
+ * import { strictEqual } from "node:assert/strict";
+ * const t = pValueTolerance({ decimals: 9 }, 5, 0.50781, 0.5078125);
+ * strictEqual(t, 0.5 * 10 ** -5 + 1e-15); // half a unit in the 5th significant digit
  * ```
  */
 export function pValueTolerance(

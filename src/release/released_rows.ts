@@ -46,8 +46,10 @@ export type Parsed<T> = { locator: string; row: T } | { locator: string; problem
  *
  * @example
  * ```ts
- * const lines = await readReleasedCorpus("bundle/data/corpus.jsonl");
- * lines[0]; // { locator: "bundle/data/corpus.jsonl:1", row: { corpus_id: "c_0001", ... } }
+ * import { strictEqual } from "node:assert/strict";
+ * const file = "test/fixtures/release/paper/data/corpus.jsonl";
+ * const lines = await readReleasedCorpus(file);
+ * strictEqual(lines[0].locator, `${file}:1`);
  * ```
  */
 export function readReleasedCorpus(file: string): Promise<Parsed<ReleasedSnippet>[]> {
@@ -60,8 +62,10 @@ export function readReleasedCorpus(file: string): Promise<Parsed<ReleasedSnippet
  *
  * @example
  * ```ts
- * const lines = await readReleasedQueries("bundle/data/queries.jsonl");
- * lines[0]; // { locator: "bundle/data/queries.jsonl:1", row: { query_id: "q_0001", ... } }
+ * import { strictEqual } from "node:assert/strict";
+ * const file = "test/fixtures/release/paper/data/queries.jsonl";
+ * const lines = await readReleasedQueries(file);
+ * strictEqual(lines[0].locator, `${file}:1`);
  * ```
  */
 export function readReleasedQueries(file: string): Promise<Parsed<ReleasedQueryRow>[]> {

@@ -25,8 +25,11 @@ const RESERVED = new Set([".complete", ".lock"]);
  *
  * @example
  * ```ts
- * parseSha256Sums(`${"ab".repeat(32)}  results/a.json\n`, "SHA256SUMS");
- * // [{ path: "results/a.json", sha256: "abab…", line: 1 }]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   parseSha256Sums(`${"ab".repeat(32)}  results/a.json\n`, "SHA256SUMS"),
+ *   [{ path: "results/a.json", sha256: "ab".repeat(32), line: 1 }],
+ * );
  * ```
  */
 export function parseSha256Sums(text: string, label: string): Sha256Entry[] {

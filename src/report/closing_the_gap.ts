@@ -63,7 +63,8 @@ ORDER BY how`;
  *
  * @example
  * ```ts
- * rerankedBases("rrf:bm25+use@5"); // ["bm25", "use"]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(rerankedBases("rrf:bm25+use@5"), ["bm25", "use"]);
  * ```
  */
 export function rerankedBases(config: string): string[] {

@@ -11,8 +11,17 @@ export interface DiffPart {
  *
  * @example
  * ```ts
- * lineDiff("    if x < lo:", "    if x <= lo:");
- * // before: ["    if x <", ...] → the changed parts are "" and "="
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(lineDiff("    if x < lo:", "    if x <= lo:"), {
+ *   before: [{ text: "    if x <", changed: false }, { text: "", changed: true }, {
+ *     text: " lo:",
+ *     changed: false,
+ *   }],
+ *   after: [{ text: "    if x <", changed: false }, { text: "=", changed: true }, {
+ *     text: " lo:",
+ *     changed: false,
+ *   }],
+ * }); // the changed parts are "" and "="
  * ```
  */
 export function lineDiff(before: string, after: string): { before: DiffPart[]; after: DiffPart[] } {

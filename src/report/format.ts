@@ -8,7 +8,8 @@
  *
  * @example
  * ```ts
- * fmt(1 / 3); // "0.333"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(fmt(1 / 3), "0.333");
  * ```
  */
 export function fmt(x: number | null | undefined, digits = 3): string {
@@ -20,7 +21,8 @@ export function fmt(x: number | null | undefined, digits = 3): string {
  *
  * @example
  * ```ts
- * fmtCI(0.5, 0.25, 0.75); // "0.500 [0.250, 0.750]"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(fmtCI(0.5, 0.25, 0.75), "0.500 [0.250, 0.750]");
  * ```
  */
 export function fmtCI(
@@ -37,7 +39,8 @@ export function fmtCI(
  *
  * @example
  * ```ts
- * fmtPct(0.915); // "91.5%"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(fmtPct(0.915), "91.5%");
  * ```
  */
 export function fmtPct(x: number | null | undefined): string {
@@ -49,8 +52,9 @@ export function fmtPct(x: number | null | undefined): string {
  *
  * @example
  * ```ts
- * fmtP(0.0312); // "0.0312"
- * fmtP(0.00001); // "< 0.001"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(fmtP(0.0312), "0.0312");
+ * strictEqual(fmtP(0.00001), "< 0.001");
  * ```
  */
 export function fmtP(p: number | null | undefined): string {

@@ -104,12 +104,6 @@ export function scalarKey(config: string, metric: string, k: number): string {
  * Leaderboard cells the release reports, keyed by {@link scalarKey}: per
  * config, metric and k, the released value (the results file's, else the
  * interval file's mean) and interval, from the `metric` and `interval` rows.
- *
- * @example
- * ```ts
- * const cells = leaderboardCells(rows);
- * cells.get(scalarKey("paper-a", "exec", 1))?.released.value; // 0.3333
- * ```
  */
 export function leaderboardCells(rows: readonly ComparisonRow[]): Map<string, ReleaseCell> {
   return groupCells(
@@ -215,10 +209,7 @@ export function pairwiseCells(
  * pair × metric × k × column, whichever way the pair is written) pages
  * count them. Pass `sections` to count one page's cells only.
  *
- * @example
- * ```ts
- * flaggedCellCount(rows, ["metric", "interval"]); // 0 on a faithful run
- * ```
+ * On a faithful run, `flaggedCellCount(rows, ["metric", "interval"])` is 0.
  */
 export function flaggedCellCount(
   rows: readonly ComparisonRow[],
@@ -250,11 +241,6 @@ export function releasedNumber(v: number | null | undefined): string {
  * holds), a marker on a flagged cell, and its class: `flagged`,
  * `kit-own` (the kit's own implementation beside the released one: shown,
  * never flagged) or `release-equal`.
- *
- * @example
- * ```ts
- * cellView(cell, "value").released; // "paper 0.3333 [0.1667, 0.5]"
- * ```
  */
 export function cellView(cell: ReleaseCell, quantity = "value"): CellView {
   const r = cell.released;

@@ -16,8 +16,11 @@ export type LeaderboardLine = { config: string } & Record<string, number | strin
  *
  * @example
  * ```ts
- * pivotLeaderboard([{ config: "bm25", metric: "exec", k: 1, value: 0.1, ci_low: 0, ci_high: 0.2 }]);
- * // [{ config: "bm25", exec: 0.1, exec_low: 0, exec_high: 0.2 }]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   pivotLeaderboard([{ config: "bm25", metric: "exec", k: 1, value: 0.1, ci_low: 0, ci_high: 0.2 }]),
+ *   [{ config: "bm25", exec: 0.1, exec_low: 0, exec_high: 0.2 }],
+ * );
  * ```
  */
 export function pivotLeaderboard(rows: Iterable<MetricRow>, sortBy = "exec"): LeaderboardLine[] {
@@ -122,8 +125,11 @@ export function snippetScoreGrid(
  *
  * @example
  * ```ts
- * pivotLong([{ gate: "g", source: "s", count: 2 }], "gate", "source", "count");
- * // { columns: ["s"], rows: [{ gate: "g", s: 2 }] }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   pivotLong([{ gate: "g", source: "s", count: 2 }], "gate", "source", "count"),
+ *   { columns: ["s"], rows: [{ gate: "g", s: 2 }] },
+ * );
  * ```
  */
 export function pivotLong(

@@ -89,7 +89,11 @@ export const LEADERBOARD_METRICS: readonly MetricEntry[] = METRIC_REGISTRY.filte
  *
  * @example
  * ```ts
- * leaderboardHeader(3); // { exec: "exec@3", precision: "precision@3", ndcg: "nDCG@3", gap: "gap@3" }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   leaderboardHeader(3),
+ *   { exec: "exec@3", precision: "precision@3", ndcg: "nDCG@3", gap: "gap@3" },
+ * );
  * ```
  */
 export function leaderboardHeader(k: number): Record<string, string> {

@@ -54,11 +54,6 @@ function range(configs: readonly string[], valueOf: (config: string) => number |
  * exec@1 (the paper's four), the ranges of the own-distractor share of
  * rank-1 misses and of the canonical-below-a-distractor share. `null` when
  * the run scores no released system (a default run).
- *
- * @example
- * ```ts
- * releaseHeadline(metrics)?.top; // "paper-code-v2"
- * ```
  */
 export function releaseHeadline(metrics: readonly Row[], leading = 4): ReleaseHeadline | null {
   const get = (config: string, metric: string, k: number) =>

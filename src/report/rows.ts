@@ -6,7 +6,8 @@
  *
  * @example
  * ```ts
- * plainRows([{ n: 3n, ids: ["a"] }]); // [{ n: 3, ids: ["a"] }]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(plainRows([{ n: 3n, ids: ["a"] }]), [{ n: 3, ids: ["a"] }]);
  * ```
  */
 export function plainRows(result: Iterable<unknown>): Record<string, unknown>[] {

@@ -54,12 +54,9 @@ function normalizeBase(base: string): string {
  * Framework's own preview and GitHub Pages do. Only for local viewing and
  * tests: no caching headers, no directory listings.
  *
- * @example
- * ```ts
- * const server = serveSite("out/site", { base: "/execret-kit/" });
- * // server.url === "http://127.0.0.1:<port>/execret-kit"; pages at server.url + "/leaderboard"
- * await server.close();
- * ```
+ * With `base: "/execret-kit/"`, `server.url` is
+ * `http://127.0.0.1:<port>/execret-kit` and the pages are at `server.url +
+ * "/leaderboard"`; `await server.close()` stops it.
  */
 export function serveSite(dir: string, options: ServeOptions = {}): SiteServer {
   const base = normalizeBase(options.base ?? "/");

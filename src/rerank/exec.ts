@@ -17,7 +17,8 @@ export type { ExecJob, RunSuite };
  *
  * @example
  * ```ts
- * passersFirst(["a", "b", "c"], [false, true, false]); // ["b", "a", "c"]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(passersFirst(["a", "b", "c"], [false, true, false]), ["b", "a", "c"]);
  * ```
  */
 export function passersFirst<T>(candidates: readonly T[], passed: readonly boolean[]): T[] {

@@ -17,13 +17,6 @@ export interface GuardLog {
  * and the test) before anything runs. The log counts the pairs it let
  * through; a statement that is both visible and hidden (a suite repeating a
  * visible test's text) counts as visible, since running it reveals nothing.
- *
- * @example
- * ```ts
- * const { run, log } = guardVisibleOnly(runner, split);
- * await run({ task_id, setup, code, tests: split.get(task_id)!.visible });
- * log.hidden; // 0
- * ```
  */
 export function guardVisibleOnly(
   inner: RunSuite,

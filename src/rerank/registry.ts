@@ -51,8 +51,9 @@ export const DEFAULT_RERANK_K = 10;
  *
  * @example
  * ```ts
- * parseRerankConfig("bm25+exec").bases; // ["bm25"]
- * parseRerankConfig("rrf:bm25+tfidf@5").k; // 5
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * deepStrictEqual(parseRerankConfig("bm25+exec").bases, ["bm25"]);
+ * strictEqual(parseRerankConfig("rrf:bm25+tfidf@5").k, 5);
  * ```
  */
 export function parseRerankConfig(

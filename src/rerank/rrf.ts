@@ -11,7 +11,8 @@ export const RRF_K = 60;
  *
  * @example
  * ```ts
- * reciprocalRankFusion([["a", "b"], ["b", "c"]], 60)[0].id; // "b"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(reciprocalRankFusion([["a", "b"], ["b", "c"]], 60)[0].id, "b");
  * ```
  */
 export function reciprocalRankFusion(

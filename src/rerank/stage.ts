@@ -53,11 +53,6 @@ const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * (`rerank_cost`, and the measured oracle time in `rerank_times`). Suites go
  * through the oracle's cache (resume after a kill) behind the hidden-test
  * guard; every table but `rerank_times` is byte-identical on a rerun.
- *
- * @example
- * ```ts
- * await runRerankStage({ rerankers: ["bm25+exec", "rrf:bm25+tfidf"], seed: 20260510, ks: [1, 10] });
- * ```
  */
 export async function runRerankStage(options: RerankStageOptions): Promise<RerankStageResult> {
   const entries = options.entries ?? RERANKERS;

@@ -27,7 +27,8 @@ export const VISIBLE_SHARE = 1;
  *
  * @example
  * ```ts
- * docstringExamples(">>> add(1, 2)\n3", "add"); // ["assert (add(1, 2)) == (3)"]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(docstringExamples(">>> add(1, 2)\n3", "add"), ["assert (add(1, 2)) == (3)"]);
  * ```
  */
 export function docstringExamples(query: string, entryPoint: string): string[] {
@@ -85,7 +86,10 @@ function isLiteral(text: string): boolean {
  *
  * @example
  * ```ts
- * seededSplit("builtin/x", 5, 20260510).filter((v) => v).length; // 1
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * const visible = seededSplit("builtin/x", 5, 20260510);
+ * strictEqual(visible.filter((v) => v).length, 1);
+ * deepStrictEqual(seededSplit("builtin/x", 5, 20260510), visible); // same split on every run
  * ```
  */
 export function seededSplit(

@@ -49,10 +49,7 @@ function tensorValue(name: string, dims: string[]): number[] {
  * the document matrix is passed row-major as stored and never transposed in
  * JavaScript (MatMul would need `Bᵀ` materialised first).
  *
- * @example
- * ```ts
- * const model = gemmTransBModel(); // bytes for ort.InferenceSession.create(model)
- * ```
+ * Pass the bytes to `ort.InferenceSession.create(model)`.
  */
 export function gemmTransBModel(): Uint8Array {
   const attr = [...str(1, "transB"), ...int(3, 1), ...int(20, ATTR_INT)]; // name, i, type

@@ -237,8 +237,9 @@ const roundUp = (n: number, m: number) => Math.ceil(n / m) * m;
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const s = dotScores(new Float32Array([1, 0]), new Float32Array([1, 2, 3, 4]), 1, 2, 2);
- * // s = Float32Array [1, 3]
+ * deepStrictEqual(s, new Float32Array([1, 3]));
  * ```
  */
 export function dotScores(

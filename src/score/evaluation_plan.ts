@@ -9,11 +9,6 @@ import type { RescorePlan } from "./two_path_scores.ts";
  * the scores of the query's own distractors (margin, below_distractor,
  * outrank shares). Ids missing from the pool are left out here: evaluateQuery
  * reports them.
- *
- * @example
- * ```ts
- * const plan = evaluationPlan(bench, Math.max(RANKINGS_DEPTH, ...ks));
- * ```
  */
 export function evaluationPlan(bench: Benchmark, depth: number): RescorePlan {
   const index = new Map(bench.corpus.map((d, i) => [d.corpus_id, i]));

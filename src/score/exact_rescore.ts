@@ -16,8 +16,9 @@ export type ExactScorer = (query: Float32Array, docIndices: ArrayLike<number>) =
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const score = exactScorer(new Float32Array([1, 2, 3, 4]), 2, 2);
- * score(new Float32Array([1, 0]), [1]); // Float32Array [3]
+ * deepStrictEqual(score(new Float32Array([1, 0]), [1]), new Float32Array([3]));
  * ```
  */
 export function exactScorer(docs: Float32Array, nd: number, dims: number): ExactScorer {

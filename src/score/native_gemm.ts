@@ -66,13 +66,6 @@ const sessions = new Map<string, Promise<NativeGemm>>();
  * cannot load (missing binary, no --allow-ffi, unsupported platform).
  * `blockValues` caps the output values of one onnxruntime call (queries are
  * run in blocks of rows; default 16 Mi values).
- *
- * @example
- * ```ts
- * const gemm = await loadNativeGemm();
- * const s = await gemm.dots(new Float32Array([1, 0]), new Float32Array([1, 2, 3, 4]), 1, 2, 2);
- * // s ≈ Float32Array [1, 3]
- * ```
  */
 export function loadNativeGemm(
   options: { threads?: number; load?: OrtLoader; blockValues?: number } = {},

@@ -30,8 +30,12 @@ export interface QueryRanking {
  *
  * @example
  * ```ts
- * const r = rankQuery(new Float32Array([0.1, 0.9, 0.5]), pool, queryHash, 2);
- * r.top; // [1, 2]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { fnv1a32 } from "./tie_break.ts";
+ * const ids = ["a", "b", "c"];
+ * const pool = { ids, hashes: Uint32Array.from(ids, (id) => fnv1a32(id)) };
+ * const r = rankQuery(new Float32Array([0.1, 0.9, 0.5]), pool, fnv1a32("q"), 2);
+ * deepStrictEqual(r.top, [1, 2]);
  * ```
  */
 export function rankQuery(

@@ -93,11 +93,13 @@ export function l2Normalized(data: Float32Array, dims: number): Float32Array {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * const m = await denseScoreMatrix(
  *   { ids: ["q"], dims: 2, data: new Float32Array([1, 0]) },
  *   { ids: ["a", "b"], dims: 2, data: new Float32Array([2, 0, 0, 1]) },
  *   "cosine",
- * ); // m.scores = [1, 0]
+ * );
+ * deepStrictEqual(Array.from(m.scores), [1, 0]);
  * ```
  */
 export async function denseScoreMatrix(

@@ -56,11 +56,6 @@ export interface ScoreStageResult {
  * here, not in the stats stage, because margins, tie-aware exec@1 and the
  * per-bug-type diagnostics need the full score vector, which rankings does not
  * keep. Both tables hold exactly the configs of this call, sorted by name.
- *
- * @example
- * ```ts
- * await runScoreStage({ configs: ["bm25", "use"] });
- * ```
  */
 export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreStageResult> {
   const ks = options.ks ?? DEFAULT_KS;

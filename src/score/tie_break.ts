@@ -23,7 +23,8 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
- * fnv1a32("a", 0); // FNV-1a with the standard basis 0x811c9dc5
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(fnv1a32("a", 0), 0xe40c292c); // FNV-1a with the standard basis 0x811c9dc5
  * ```
  */
 export function fnv1a32(text: string, seed = TIE_SEED): number {

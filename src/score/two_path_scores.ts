@@ -63,7 +63,8 @@ const U = 2 ** -24; // unit roundoff of float32
  *
  * @example
  * ```ts
- * dotErrorBound(4096, 1, 1); // ≈ 2.44e-4
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(dotErrorBound(4096, 1, 1).toExponential(3), "2.447e-4");
  * ```
  */
 export function dotErrorBound(dims: number, xNorm: number, yNorm: number): number {
@@ -134,12 +135,6 @@ export function kthLargest(row: Float32Array, k: number): number {
  * GEMM against the bound (|g − e| ≤ Δ); a violation throws
  * {@link GemmBoundError} rather than publish a ranking the proof no longer
  * covers.
- *
- * @example
- * ```ts
- * const gemm = await loadNativeGemm();
- * const { scores } = await twoPathScores(q, d, nq, nd, dims, gemm, { depth: 10 });
- * ```
  */
 export async function twoPathScores(
   queries: Float32Array,

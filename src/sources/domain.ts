@@ -346,8 +346,11 @@ function scoreText(text: string, weight: number, scores: Map<Domain, number>): v
  *
  * @example
  * ```ts
- * inferDomain("Return True if the year is a leap year.", "def is_leap(y): ...");
- * // "date_time"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(
+ *   inferDomain("Return True if the year is a leap year.", "def is_leap(y): ..."),
+ *   "date_time",
+ * );
  * ```
  */
 export function inferDomain(query: string, code: string): Domain {

@@ -14,8 +14,11 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  *
  * @example
  * ```ts
- * jsonlLines(new TextEncoder().encode('{"a":1}\r\n\r\n[2]'));
- * // [{ line: 1, value: { a: 1 } }, { line: 3, value: [2] }]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   jsonlLines(new TextEncoder().encode('{"a":1}\r\n\r\n[2]')),
+ *   [{ line: 1, value: { a: 1 } }, { line: 3, value: [2] }],
+ * );
  * ```
  */
 export function jsonlLines(bytes: Uint8Array): JsonlLine[] {

@@ -11,8 +11,14 @@ import { checkTask, type SourceRead, type TaskDraft, taskReject } from "./task.t
  *
  * @example
  * ```ts
- * deriveEntryPoint("class Pair: ...\ndef max_chain_length(arr, n): ...",
- *   ["assert max_chain_length([Pair(5, 24)], 1) == 1"], syntax); // "max_chain_length"
+ * import { strictEqual } from "node:assert/strict";
+ * import { pythonSyntax } from "./python_syntax.ts";
+ * const entry = deriveEntryPoint(
+ *   "class Pair: ...\ndef max_chain_length(arr, n): ...",
+ *   ["assert max_chain_length([Pair(5, 24)], 1) == 1"],
+ *   await pythonSyntax(),
+ * );
+ * strictEqual(entry, "max_chain_length");
  * ```
  */
 export function deriveEntryPoint(

@@ -1,13 +1,6 @@
 /**
  * Task sources → the `tasks` table: built-in tasks, MBPP, HumanEval, an
  * ExecRetrieval release, or any JSONL in the schema of data/TASKS_SCHEMA.md.
- *
- * @example
- * ```ts
- * import { runTasksStage } from "./mod.ts";
- * const result = await runTasksStage({ sources: ["builtin", "mbpp", "humaneval"] });
- * console.log(result.bySource, result.summary);
- * ```
  */
 export {
   buildTasks,

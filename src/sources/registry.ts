@@ -104,8 +104,10 @@ export const TASK_SOURCES: SourceRegistry = {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * const { source, arg } = resolveSource("jsonl:my_tasks.jsonl");
- * const { label, read } = await source.read(arg, context); // label "jsonl:my_tasks.jsonl"
+ * strictEqual(source, TASK_SOURCES.jsonl);
+ * strictEqual(arg, "my_tasks.jsonl"); // source.read(arg, context) then reads the file
  * ```
  */
 export function resolveSource(

@@ -138,12 +138,6 @@ export async function buildTasks(options: TasksStageOptions): Promise<BuiltTasks
  * and the stage's rejects, and return counts per source and domain. With
  * `strict`, any reject throws {@link TasksRejectedError} after the tables are
  * written (so they can be inspected).
- *
- * @example
- * ```ts
- * const result = await runTasksStage({ sources: ["builtin", "mbpp", "humaneval"] });
- * console.log(result.bySource, result.summary);
- * ```
  */
 export async function runTasksStage(options: TasksStageOptions): Promise<TasksStageResult> {
   const built = await buildTasks(options);

@@ -16,7 +16,8 @@ export function cellText(v: unknown): string {
  *
  * @example
  * ```ts
- * formatTable({ columns: ["a"], rows: [{ a: 1 }] }); // " a\n--\n 1\n(1 row)"
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(formatTable({ columns: ["a"], rows: [{ a: 1 }] }), "a\n-\n1\n(1 row)");
  * ```
  */
 export function formatTable(result: QueryResult): string {

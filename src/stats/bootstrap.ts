@@ -16,7 +16,10 @@ export const BOOTSTRAP_SEED = 20260510;
  *
  * @example
  * ```ts
- * const counts = resampleCounts(939, 5000, 20260510); // Uint32Array(5000 × 939)
+ * import { strictEqual } from "node:assert/strict";
+ * const counts = resampleCounts(939, 50, 20260510); // 50 resamples of 939 queries
+ * strictEqual(counts.length, 50 * 939);
+ * strictEqual(counts.subarray(0, 939).reduce((a, b) => a + b, 0), 939); // each resample draws 939
  * ```
  */
 export function resampleCounts(n: number, B: number, seed: number): Uint32Array {
@@ -221,7 +224,8 @@ export function bootstrapMeans(
  *
  * @example
  * ```ts
- * percentileInterval(Float64Array.from({ length: 101 }, (_, i) => i)); // [2.5, 97.5]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(percentileInterval(Float64Array.from({ length: 101 }, (_, i) => i)), [2.5, 97.5]);
  * ```
  */
 export function percentileInterval(

@@ -7,7 +7,8 @@
  *
  * @example
  * ```ts
- * holm_bonferroni([0.01, 0.04, 0.03]); // [0.03, 0.06, 0.06]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(holm_bonferroni([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06]);
  * ```
  */
 export function holm_bonferroni(p: readonly (number | null)[]): (number | null)[] {

@@ -13,7 +13,11 @@ export interface McNemarTable {
  *
  * @example
  * ```ts
- * mcnemar_table([1, 1, 0, 0], [1, 0, 1, 0]); // { a_only: 1, b_only: 1, both: 1, neither: 1 }
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   mcnemar_table([1, 1, 0, 0], [1, 0, 1, 0]),
+ *   { a_only: 1, b_only: 1, both: 1, neither: 1 },
+ * );
  * ```
  */
 export function mcnemar_table(a: ArrayLike<number>, b: ArrayLike<number>): McNemarTable {
@@ -38,7 +42,8 @@ export function mcnemar_table(a: ArrayLike<number>, b: ArrayLike<number>): McNem
  *
  * @example
  * ```ts
- * mcnemar_exact(47, 66); // ≈ 0.0900
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(mcnemar_exact(47, 66).toFixed(4), "0.0900");
  * ```
  */
 export function mcnemar_exact(b: number, c: number): number {

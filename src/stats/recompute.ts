@@ -24,11 +24,7 @@ export const RECOMPUTABLE: readonly string[] = recomputableNames();
  * queries`. (Tie-aware exec@1, margins and per-bug-type shares need the full
  * scores and are not recomputable from rankings.)
  *
- * @example
- * ```ts
- * const m = recomputeMetricsFromRankings(rankings, queries, [1, 10]);
- * m.get("bm25|exec|1"); // mean exec@1 of bm25
- * ```
+ * `m.get("bm25|exec|1")` is the mean exec@1 of bm25.
  */
 export function recomputeMetricsFromRankings(
   rankings: readonly RankingLike[],

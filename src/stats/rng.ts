@@ -27,8 +27,11 @@ export function splitmix64(seed: bigint, count: number): bigint[] {
  *
  * @example
  * ```ts
- * const next = xoshiro128ss(20260510);
- * next(); // same value on every run and machine
+ * import { strictEqual } from "node:assert/strict";
+ * const a = xoshiro128ss(20260510), b = xoshiro128ss(20260510);
+ * strictEqual(a(), b()); // same value on every run and machine
+ * const x = a();
+ * strictEqual(Number.isInteger(x) && x >= 0 && x < 2 ** 32, true);
  * ```
  */
 export function xoshiro128ss(seed: number | bigint): () => number {

@@ -164,11 +164,6 @@ export function computeStats(
  * when the rerank stage wrote it), write `metrics.arrow`,
  * `pairwise.arrow` and `breakdowns.arrow` (specs in src/tables/schema.ts).
  * Deterministic: the same per_query, B and seed give byte-identical tables.
- *
- * @example
- * ```ts
- * await runStatsStage({ bootstrap: 5000, seed: 20260510 });
- * ```
  */
 export async function runStatsStage(options: StatsStageOptions = {}): Promise<StatsStageResult> {
   const t0 = performance.now();

@@ -12,8 +12,11 @@ const CONCURRENCY = 4;
  *
  * @example
  * ```ts
- * orderByScore([{ corpus_id: "a", rank: 1 }, { corpus_id: "b", rank: 2 }], [0.1, 0.9]);
- * // [{ corpus_id: "b", score: 0.9 }, { corpus_id: "a", score: 0.1 }]
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   orderByScore([{ corpus_id: "a", rank: 1 }, { corpus_id: "b", rank: 2 }], [0.1, 0.9]),
+ *   [{ corpus_id: "b", score: 0.9 }, { corpus_id: "a", score: 0.1 }],
+ * );
  * ```
  */
 export function orderByScore(

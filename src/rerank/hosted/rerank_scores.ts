@@ -81,12 +81,6 @@ const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 *
  * reranker. A request the API calls too long is split in half; a single
  * document it calls too long is cut to `limits.tokens_per_document` and
  * sent once more. Each answered request is cached before the next is sent.
- *
- * @example
- * ```ts
- * const entry = await rerankerFor("cohere-rerank-v3.5");
- * const { scores } = await rerankScores(entry, "sum a list", ["def s(xs): return sum(xs)", "x = 1"]);
- * ```
  */
 export async function rerankScores(
   entry: HostedRerankerEntry,

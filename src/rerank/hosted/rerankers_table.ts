@@ -126,8 +126,9 @@ function isPlainObject(v: unknown): boolean {
  *
  * @example
  * ```ts
- * const table = await loadRerankers();
- * table.map((r) => r.name); // ["cohere-rerank-v3.5", "voyage-rerank-2.5", ...]
+ * import { strictEqual } from "node:assert/strict";
+ * const names = (await loadRerankers()).map((r) => r.name);
+ * strictEqual(names[0], "cohere-rerank-v3.5"); // then "voyage-rerank-2.5", ...
  * ```
  */
 export async function loadRerankers(path = DEFAULT_RERANKERS_PATH): Promise<HostedRerankerEntry[]> {
@@ -179,8 +180,9 @@ export function rerankerBaseUrl(
  *
  * @example
  * ```ts
- * describeRerankers(await loadRerankers(), {});
- * // ["cohere-rerank-v3.5  cohere rerank-v3.5  top 10  documents 1000, ...  missing env var COHERE_API_KEY (API key)", ...]
+ * import { strictEqual } from "node:assert/strict";
+ * const [cohere] = describeRerankers(await loadRerankers(), {}); // {}: no env var set
+ * strictEqual(cohere.endsWith("missing env var COHERE_API_KEY (API key)"), true);
  * ```
  */
 export function describeRerankers(

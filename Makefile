@@ -28,7 +28,7 @@ deps: node_modules/.execret-installed
 check: deps
 	$(DENO) fmt --check
 	$(DENO) lint
-	$(DENO) check src/ loaders/ test/ scripts/ examples/ docs/data/ observablehq.config.ts
+	$(DENO) check --doc src/ loaders/ test/ scripts/ examples/ docs/data/ observablehq.config.ts
 
 # Test files share one process under `deno test --parallel`, and with it the
 # environment (EXECRET_OUT, EXECRET_MIRROR) that tests set: so each suite runs
@@ -38,7 +38,8 @@ check: deps
 # break each other), the Chromium checks and the release and rerank pipeline
 # runs whose sites they check; and, so that both suites take about as long,
 # the Pyodide pool's tests. The fast suite is everything else, the quick
-# profile's rerun/resume runs (test/pipeline/reproduce_test.ts) included.
+# profile's rerun/resume runs (test/pipeline/reproduce_test.ts) included, then
+# every @example block (DOC_MODULES; `check --doc` type-checks them).
 # --no-check: `check` has just type-checked every test module (src/, loaders/,
 # test/, scripts/ and examples/ hold them all), and Deno does not reuse that
 # check for other roots, so `deno test` would type-check them all again in
@@ -47,12 +48,17 @@ check: deps
 TEST := $(DENO) test --allow-all --unstable-worker-options --cached-only --no-check
 SLOW_TESTS := test/site test/pipeline/release_profile_test.ts test/pipeline/rerank_test.ts \
   src/oracle/pool_test.ts
+# Only the modules that hold an @example: `deno test --doc` imports each module
+# it is given, and a data loader prints its table when imported.
+DOC_MODULES := $(shell grep -rl --include='*.ts' '@example' src loaders scripts docs/data examples \
+  | grep -v '_test\.ts$$')
 comma := ,
 space := $(subst ,, )
 
 unit: deps
 	@mkdir -p out
-	@$(TEST) --ignore=$(subst $(space),$(comma),$(strip $(SLOW_TESTS))) > out/test-fast.log 2>&1 & fast=$$!; \
+	@( $(TEST) --ignore=$(subst $(space),$(comma),$(strip $(SLOW_TESTS))); s=$$?; \
+	  $(TEST) --doc $(DOC_MODULES) && exit $$s ) > out/test-fast.log 2>&1 & fast=$$!; \
 	$(TEST) $(SLOW_TESTS) > out/test-slow.log 2>&1; slow=$$?; \
 	wait $$fast; fast=$$?; \
 	cat out/test-fast.log out/test-slow.log; \

@@ -1,0 +1,85 @@
+/**
+ * Every `@example` in the kit's modules runs under `deno test --doc` (the
+ * fast suite of `make unit`) and checks what it shows: its code is a plain
+ * ```` ```ts ```` block (not `ignore`, `no-run` or `no-eval`, and not a bare
+ * line after the tag, which the doc runner would skip) that asserts with
+ * node:assert/strict. A data loader holds none: `deno test --doc` imports the
+ * module, and a loader prints its table when imported.
+ */
+import { deepStrictEqual, ok } from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const FOLDERS = ["src", "loaders", "scripts", "docs/data", "examples"];
+const NOT_IMPORTABLE = ["loaders/", "docs/data/"];
+
+/** One line per `@example` of `text` (the file `file`) that breaks the rule, as `file:line: why`. */
+export function exampleProblems(file: string, text: string): string[] {
+  const lines = text.split("\n");
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    if (!/^\s*\*\s*@example\b/.test(line)) return;
+    const where = `${file}:${i + 1}`;
+    if (NOT_IMPORTABLE.some((dir) => file.startsWith(dir))) {
+      out.push(`${where}: a data loader cannot hold an @example (deno test --doc imports it)`);
+      return;
+    }
+    const fence = /^\s*\*\s*```(.*)$/.exec(lines[i + 1] ?? "");
+    if (!fence) {
+      out.push(`${where}: @example is not followed by a \`\`\`ts block, so it never runs`);
+      return;
+    }
+    if (fence[1].trim() !== "ts") {
+      out.push(`${where}: the example block is \`\`\`${fence[1].trim()}, not \`\`\`ts`);
+      return;
+    }
+    let end = i + 2;
+    while (end < lines.length && !/^\s*\*\s*```\s*$/.test(lines[end])) end++;
+    const body = lines.slice(i + 2, end).join("\n");
+    if (!body.includes('from "node:assert/strict"')) {
+      out.push(`${where}: the example asserts nothing (import from node:assert/strict)`);
+    }
+  });
+  return out;
+}
+
+async function* tsFiles(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory && !entry.name.startsWith(".")) yield* tsFiles(path);
+    else if (entry.isFile && path.endsWith(".ts") && !path.endsWith("_test.ts")) yield path;
+  }
+}
+
+Deno.test("exampleProblems flags a bare, ignored or unasserted example and passes a good one", () => {
+  const block = (fence: string, body: string) =>
+    `/**\n * Doc.\n *\n * @example\n * ${fence}\n * ${body}\n * \`\`\`\n */\n`;
+  const assertLine = 'import { ok } from "node:assert/strict";';
+  deepStrictEqual(exampleProblems("src/a.ts", block("```ts", assertLine)), []);
+  deepStrictEqual(exampleProblems("src/a.ts", block("```ts ignore", assertLine)), [
+    "src/a.ts:4: the example block is ```ts ignore, not ```ts",
+  ]);
+  deepStrictEqual(exampleProblems("src/a.ts", block("```ts", "f(1); // 2")), [
+    "src/a.ts:4: the example asserts nothing (import from node:assert/strict)",
+  ]);
+  deepStrictEqual(exampleProblems("src/a.ts", "/**\n * @example f(1); // 2\n */\n"), [
+    "src/a.ts:2: @example is not followed by a ```ts block, so it never runs",
+  ]);
+  deepStrictEqual(exampleProblems("loaders/t.ts", block("```ts", assertLine)), [
+    "loaders/t.ts:4: a data loader cannot hold an @example (deno test --doc imports it)",
+  ]);
+});
+
+Deno.test("every @example of src/, loaders/, scripts/, docs/data/ and examples/ runs and asserts", async () => {
+  const problems: string[] = [];
+  let examples = 0;
+  for (const folder of FOLDERS) {
+    for await (const file of tsFiles(folder)) {
+      const text = await Deno.readTextFile(`${ROOT}${file}`);
+      examples += text.split("\n").filter((l) => /^\s*\*\s*@example\b/.test(l)).length;
+      problems.push(...exampleProblems(file, text));
+    }
+  }
+  ok(examples > 0, "no @example found: the scan looks in the wrong place");
+  deepStrictEqual(problems, []);
+});

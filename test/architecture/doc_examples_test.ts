@@ -1,6 +1,6 @@
 /**
- * Every `@example` in the kit's modules runs under `deno test --doc` (the
- * fast suite of `make unit`) and checks what it shows: its code is a plain
+ * Every `@example` in the kit's modules runs (test/docs/doc_examples_run_test.ts,
+ * as `deno test --doc` would run it) and checks what it shows: its code is a plain
  * ```` ```ts ```` block (not `ignore`, `no-run` or `no-eval`, and not a bare
  * line after the tag, which the doc runner would skip) that asserts with
  * node:assert/strict. A data loader holds none: `deno test --doc` imports the

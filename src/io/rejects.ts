@@ -25,7 +25,10 @@ export async function writeRejects(stage: string, rows: readonly Reject[]): Prom
   const known = new Set<string>(REJECT_STAGES);
   const stages = [...REJECT_STAGES, ...(known.has(stage) ? [] : [stage])];
   for (const s of stages) {
-    all.push(...await readStageRejects(join(tablesDir(), `rejects_${s}.arrow`)));
+    // A loop, not push(...rows): spread arguments overflow the stack past ~100k rows (10× growth run).
+    for (const row of await readStageRejects(join(tablesDir(), `rejects_${s}.arrow`))) {
+      all.push(row);
+    }
   }
   await writeTable("rejects", all as unknown as Record<string, unknown>[], REJECTS);
 }

@@ -161,8 +161,15 @@ export async function runGrowth(options: GrowthOptions): Promise<GrowthResult> {
   return result();
 }
 
-/** Run one stage in its own process under `dir` and measure it. */
-async function measureStage(profileFile: string, stage: string, dir: string) {
+/**
+ * Run one stage in its own process under `dir` (its upstream stages already
+ * current there) and measure it.
+ */
+export async function measureStage(
+  profileFile: string,
+  stage: string,
+  dir: string,
+): Promise<StageMeasure> {
   const script = new URL("./growth_stage.ts", import.meta.url).pathname;
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {

@@ -11,7 +11,14 @@ export function reproduce(out: string, profile: string, site = false): Deno.Chil
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
       .concat(["--profile", profile], site ? [] : ["--no-site"]),
-    env: { EXECRET_OUT: out, EXECRET_PROGRESS_SECONDS: "0.2", EXECRET_QUIET: "0" },
+    // The cache is named too: a test file earlier in the same suite may have
+    // set EXECRET_CACHE in this process's environment, which the child inherits.
+    env: {
+      EXECRET_OUT: out,
+      EXECRET_CACHE: `${out}/cache`,
+      EXECRET_PROGRESS_SECONDS: "0.2",
+      EXECRET_QUIET: "0",
+    },
     stdout: "piped",
     stderr: "piped",
   }).spawn();

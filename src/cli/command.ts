@@ -1,4 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UserError } from "../io/user_error.ts";
+
+export { UserError };
 
 /** A subcommand of `execret`. Each lives in its own file under `commands/`. */
 export interface Command {
@@ -9,17 +12,6 @@ export interface Command {
   help: string;
   /** Run with the arguments after the command name; resolve to the exit code. */
   run(args: string[]): Promise<number>;
-}
-
-/**
- * An error the user can fix (bad flag, missing file, bad input). The CLI
- * prints its message as one line and exits non-zero, without a stack trace.
- */
-export class UserError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
-    super(message);
-    this.name = "UserError";
-  }
 }
 
 type Options = NonNullable<ParseArgsConfig["options"]>;

@@ -3,7 +3,7 @@ import { pick, readTableRows } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { embeddingsDir, tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 import { type Invocation, invocationFor, textToSend } from "./invocations.ts";
 import type { DenseProvider, Role } from "./provider.ts";
 import { isSparse, missingRequirements, providerFor, type ProviderOptions } from "./registry.ts";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { type Table, tableFromIPC } from "apache-arrow";
 import { checkedRowsOf, writeTable } from "./arrow_table.ts";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 import { tablesDir } from "./paths.ts";
 import { type RejectRow, REJECTS } from "../tables/schema.ts";
 

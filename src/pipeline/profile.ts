@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 import { parseRerankConfig } from "../rerank/registry.ts";
 
 /** A run's settings: which sources, configs, seeds and limits (data/profiles/*.json). */

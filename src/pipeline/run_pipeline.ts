@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { outDir } from "../io/paths.ts";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 import { loadProfile, type Profile, validateProfile } from "./profile.ts";
 import { withStageLock } from "./stage_lock.ts";
 import { fingerprint, isFresh, writeStamp } from "./stamp.ts";

@@ -1,4 +1,4 @@
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 
 /**
  * One thing wrong with a released bundle: where (a `file:line`, or a file

@@ -1,4 +1,4 @@
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 import type { Similarity } from "../embed/provider.ts";
 import { fetchRelease } from "./fetch_release.ts";
 import type { Bundle } from "./read_bundle.ts";

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 
 /** How downloads behave on a flaky network. */
 export interface RetryOptions {

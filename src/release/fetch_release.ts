@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { cacheDir } from "../io/paths.ts";

@@ -4,7 +4,7 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 import { fetchReleaseCommand } from "../cli/commands/fetch_release.ts";
 import { sha256Hex } from "../io/hash.ts";
 import {

@@ -4,7 +4,7 @@ import { readRows, readTableRows } from "../io/arrow_table.ts";
 import { CORPUS, EXECUTIONS, QUERIES, REJECTS, TASKS } from "../tables/schema.ts";
 import { createPool } from "../oracle/pool.ts";
 import { importReleaseCommand } from "../cli/commands/import_release.ts";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 import { detectTestsRule } from "./cache_keys.ts";
 import { importRelease, releaseTablePath } from "./import_release.ts";
 import { readBundle } from "./read_bundle.ts";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 import { pick, readTableRows, writeTable } from "../io/arrow_table.ts";
 import { METRICS, PAIRWISE, RANKINGS, TASKS } from "../tables/schema.ts";
 import { embeddingsDir, tablePath } from "../io/paths.ts";

@@ -1,4 +1,4 @@
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 
 /** One file a `SHA256SUMS` list names: its relative path and expected digest. */
 export interface Sha256Entry {

@@ -4,7 +4,7 @@ import { canonicalDigest } from "../io/hash.ts";
 import { cacheDir } from "../io/paths.ts";
 import { jsonlLines } from "./jsonl_lines.ts";
 import { compareIds } from "./task.ts";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../io/user_error.ts";
 
 /**
  * An external task set as data/sources.json pins it: where it comes from and

@@ -5,7 +5,7 @@ import { parseFlags, positiveInt, printJson, UserError } from "../cli/command.ts
 import { pick, readTableRows } from "../io/arrow_table.ts";
 import { TASKS } from "../tables/schema.ts";
 import { tablePath } from "../io/paths.ts";
-import { loadPythonParser } from "../mutate/python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import { mutateTasksParallel, type TaskInput } from "../mutate/stage.ts";
 
 /**

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { pick, readTableRows, type TableSpec } from "../io/arrow_table.ts";
 import { embeddingsDir, tablePath } from "../io/paths.ts";
 import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
-import { loadPythonParser } from "../mutate/python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import { verifyMutant } from "../mutate/verify_mutant.ts";
 import { summarizeEmbeddingFile } from "../embed/embedding_file.ts";
 import { checkMetricsAgainstRankings } from "../stats/recompute.ts";

@@ -3,7 +3,7 @@
  * Worker side of {@link mutateTasksParallel}: mutate one slice of tasks with
  * this worker's own parser and post the result back.
  */
-import { loadPythonParser } from "./python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import { type MutateStageOptions, mutateTasks, type TaskInput } from "./mutate_tasks.ts";
 
 self.onmessage = async (e: MessageEvent<{ tasks: TaskInput[]; options: MutateStageOptions }>) => {

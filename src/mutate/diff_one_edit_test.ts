@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { diffOneEdit } from "./diff_one_edit.ts";
 import { verifyMutant } from "./verify_mutant.ts";
-import { loadPythonParser } from "./python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import { sha256Hex } from "../io/hash.ts";
 
 const canonical = "def f(xs):\r\n    if not xs:\r\n        return 0\r\n    return xs[0] + 1\r\n";

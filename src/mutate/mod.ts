@@ -26,7 +26,7 @@ export {
   type MutateResult,
   type RejectedEdit,
 } from "./mutate_code.ts";
-export { loadPythonParser, type PythonParser } from "./python_parser.ts";
+export { loadPythonParser, type PythonParser } from "../common/python_parser.ts";
 export {
   EXAMPLE_SIGNATURE,
   exampleCode,

@@ -1,4 +1,9 @@
-import { loadPythonParser, type Node, type PythonParser, type Tree } from "./python_parser.ts";
+import {
+  loadPythonParser,
+  type Node,
+  type PythonParser,
+  type Tree,
+} from "../common/python_parser.ts";
 import { indexNodes, oneLine, type ProposedEdit, type SiteContext } from "./operators/_syntax.ts";
 import type { OperatorEntry } from "./operator_entry.ts";
 import { OPERATORS } from "./operator_registry.ts";
@@ -69,7 +74,7 @@ export interface MutateOptions {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { loadPythonParser } from "./python_parser.ts";
+ * import { loadPythonParser } from "../common/python_parser.ts";
  * const parser = await loadPythonParser();
  * const { candidates } = mutateCodeWith(parser, "def f(x):\n    return x < 1\n");
  * strictEqual(candidates.find((c) => c.operator === "lt_to_le")!.after, "    return x <= 1");

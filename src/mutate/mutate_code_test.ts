@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
 import { applyEdits, type Candidate, mutateCode, mutateCodeWith } from "./mutate_code.ts";
-import { loadPythonParser } from "./python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import { diffOneEdit } from "./diff_one_edit.ts";
 import { verifyMutant } from "./verify_mutant.ts";
 import { exampleCode, OPERATOR_EXAMPLES } from "./operator_examples.ts";

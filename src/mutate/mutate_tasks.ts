@@ -5,7 +5,7 @@ import type { MutantRow, TaskRow } from "../tables/schema.ts";
 import { type Candidate, mutateCodeWith } from "./mutate_code.ts";
 import type { OperatorEntry } from "./operator_entry.ts";
 import { paperBugTypes } from "./operator_registry.ts";
-import type { PythonParser } from "./python_parser.ts";
+import type { PythonParser } from "../common/python_parser.ts";
 import { DEFAULT_SEED, selectionOrder } from "./select.ts";
 
 /** The fields of a `tasks` row the mutation stage reads. */

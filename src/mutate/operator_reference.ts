@@ -2,7 +2,7 @@ import { mutateCodeWith } from "./mutate_code.ts";
 import { exampleCode, type OperatorEntry } from "./operator_entry.ts";
 import { operatorExamples } from "./operator_examples.ts";
 import { OPERATORS } from "./operator_registry.ts";
-import type { PythonParser } from "./python_parser.ts";
+import type { PythonParser } from "../common/python_parser.ts";
 
 /**
  * The Markdown reference of every mutation operator of `operators` (default:

@@ -1,5 +1,5 @@
 import { strictEqual } from "node:assert/strict";
-import { loadPythonParser } from "./python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import { operatorReference } from "./operator_reference.ts";
 
 Deno.test("data/MUTATION_OPERATORS.md is the reference the engine generates today", async () => {

@@ -10,7 +10,7 @@ import {
   paperBugTypes,
 } from "./operator_registry.ts";
 import { indexNodes } from "./operators/_syntax.ts";
-import { loadPythonParser } from "./python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 
 const parser = await loadPythonParser();
 

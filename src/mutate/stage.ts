@@ -3,7 +3,7 @@ import { sha256Hex } from "../io/hash.ts";
 import { tablePath } from "../io/paths.ts";
 import { writeRejects } from "../io/rejects.ts";
 import { MUTANTS, TASKS } from "../tables/schema.ts";
-import { loadPythonParser } from "./python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import {
   type MutateStageOptions,
   type MutateStageResult,

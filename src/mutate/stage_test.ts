@@ -4,7 +4,7 @@ import { sha256Hex } from "../io/hash.ts";
 import { tablePath } from "../io/paths.ts";
 import { MUTANTS, REJECTS, TASKS } from "../tables/schema.ts";
 import { mutateTasks, mutateTasksParallel, runMutateStage } from "./stage.ts";
-import { loadPythonParser } from "./python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import { diffOneEdit } from "./diff_one_edit.ts";
 
 const FIXTURE = new URL("../../test/fixtures/mutate/tasks.jsonl", import.meta.url);

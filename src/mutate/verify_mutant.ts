@@ -1,6 +1,6 @@
 import { sha256Hex } from "../io/hash.ts";
 import { DELETING_TYPES, diffOneEdit } from "./diff_one_edit.ts";
-import type { PythonParser } from "./python_parser.ts";
+import type { PythonParser } from "../common/python_parser.ts";
 
 /** The fields of a `mutants` row that {@link verifyMutant} checks. */
 export interface MutantRecord {

@@ -54,9 +54,9 @@ Deno.test("an edit reruns exactly the stages whose module graph holds the file",
     // the six core stages must rerun exactly as their graphs say.
     const CORE = ["tasks", "mutate", "oracle", "embed", "score", "stats"];
     const core = (changed: string[]) => changed.filter((n) => CORE.includes(n));
-    // The tasks stage reaches the Python parser through src/sources; a
-    // folder list of src/sources, src/io, src/tables missed it.
-    assertEquals(core(await rerun(["src/mutate/python_parser.ts", "\n// edited\n"])), [
+    // The tasks and mutate stages share the Python parser in src/common; a
+    // folder list of each stage's own folders would miss it.
+    assertEquals(core(await rerun(["src/common/python_parser.ts", "\n// edited\n"])), [
       "tasks",
       "mutate",
     ]);
@@ -74,7 +74,7 @@ Deno.test("an edit reruns exactly the stages whose module graph holds the file",
     assertEquals(
       await rerun(
         ["src/mutate/unused_helper.ts", "export const x = 1;\n"],
-        ["src/mutate/python_parser_test.ts", "\n// edited\n"],
+        ["src/mutate/mutate_code_test.ts", "\n// edited\n"],
         ["scripts/new_script.ts", "console.log(1);\n"],
       ),
       [],

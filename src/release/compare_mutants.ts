@@ -1,7 +1,7 @@
 import { AUDIT_MUTATIONS, type MutationComparison as MutationColumns } from "../tables/release.ts";
 import type { AuditRow } from "./audit_row.ts";
 import { type Candidate, mutateCodeWith } from "../mutate/mutate_code.ts";
-import type { PythonParser } from "../mutate/python_parser.ts";
+import type { PythonParser } from "../common/python_parser.ts";
 import type { ReleaseDistractor } from "./release_tasks.ts";
 
 /** The `audit_mutations` table (spec in src/tables/release.ts). */

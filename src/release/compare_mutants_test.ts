@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { mutateCodeWith } from "../mutate/mutate_code.ts";
-import { loadPythonParser } from "../mutate/python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import { compareMutants, summarizeMutants, trimTrailing } from "./compare_mutants.ts";
 
 const CANONICAL = `def clip(xs, hi):

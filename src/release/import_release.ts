@@ -3,7 +3,7 @@ import { type TableSpec, writeTable } from "../io/arrow_table.ts";
 import { outDir } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import type { Reject } from "../io/rejects.ts";
-import { loadPythonParser } from "../mutate/python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import { createPool, type Runtime } from "../oracle/pool.ts";
 import { readReleaseDistractors } from "./release_tasks.ts";
 import { CORPUS, EXECUTIONS, QUERIES, RANKINGS, TASKS } from "../tables/schema.ts";

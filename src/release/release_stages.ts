@@ -4,7 +4,7 @@ import { pick, readTableRows, writeTable } from "../io/arrow_table.ts";
 import { METRICS, PAIRWISE, RANKINGS, TASKS } from "../tables/schema.ts";
 import { embeddingsDir, tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
-import { loadPythonParser } from "../mutate/python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 import { readReleaseDistractors } from "./release_tasks.ts";
 import { type ReleasedSystem, releasedSystems } from "./bundle_source.ts";
 import { AUDIT_MUTATIONS, compareMutants } from "./compare_mutants.ts";

@@ -1,5 +1,5 @@
 import type { Node } from "web-tree-sitter";
-import { loadPythonParser } from "../mutate/python_parser.ts";
+import { loadPythonParser } from "../common/python_parser.ts";
 
 /**
  * Python syntax helpers for the task sources, on tree-sitter (web-tree-sitter

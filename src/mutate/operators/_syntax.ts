@@ -1,4 +1,4 @@
-import type { Node, Tree } from "../python_parser.ts";
+import type { Node, Tree } from "../../common/python_parser.ts";
 
 /** One proposed edit: replace `code.slice(start, end)` by `text`. */
 export interface ProposedEdit {

@@ -1,5 +1,5 @@
 import type { OperatorEntry } from "../operator_entry.ts";
-import type { Node } from "../python_parser.ts";
+import type { Node } from "../../common/python_parser.ts";
 import { oneLine, type ProposedEdit, type SiteContext } from "./_syntax.ts";
 
 /**

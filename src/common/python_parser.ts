@@ -1,3 +1,6 @@
+// Shared by the tasks stage (syntax checks of sources) and the mutate stage,
+// so it sits in src/common, below both: imports point down the data flow.
+
 import { Edit, Language, type Node, Parser, type Point, type Tree } from "web-tree-sitter";
 import { existsSync } from "node:fs";
 import { join } from "node:path";

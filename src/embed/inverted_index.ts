@@ -44,3 +44,33 @@ export function termCounts(tokens: readonly string[]): Map<string, number> {
   for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
 }
+
+/**
+ * Memoise `make` on its last argument (by identity): a sparse provider whose
+ * score() is called block by block with one pool array prepares that pool
+ * once. Only the last pool is kept, so a provider holds one index at most.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * let built = 0;
+ * const get = lastPoolMemo((docs: readonly string[]) => (built++, docs.length));
+ * const pool = ["a", "b"];
+ * get(pool);
+ * get(pool);
+ * strictEqual(built, 1);
+ * ```
+ */
+export function lastPoolMemo<T>(
+  make: (docs: readonly string[]) => T,
+): (docs: readonly string[]) => T {
+  let pool: readonly string[] | undefined;
+  let value: T;
+  return (docs) => {
+    if (docs !== pool) {
+      value = make(docs);
+      pool = docs;
+    }
+    return value;
+  };
+}

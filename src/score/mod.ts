@@ -6,18 +6,24 @@
  * stage writes `rankings` and `per_query`.
  */
 export {
+  blockRowsFor,
   DEFAULT_KS,
   runScoreStage,
+  SCORE_BLOCK_VALUES,
   type ScoreStageOptions,
   type ScoreStageResult,
 } from "./stage.ts";
 export {
   availableConfigs,
+  type ConfigScorer,
+  configScorer,
   type ConfigScores,
   embeddingPath,
   scoreMatrixFor,
 } from "./score_matrix_for.ts";
 export {
+  type DenseRows,
+  denseRowScorer,
   denseScoreMatrix,
   type DenseScoreOptions,
   l2Normalized,

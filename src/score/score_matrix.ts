@@ -108,6 +108,33 @@ export async function denseScoreMatrix(
   similarity: Similarity,
   options: DenseScoreOptions = {},
 ): Promise<ScoreMatrix> {
+  const rows = denseRowScorer(queries, docs, similarity, options);
+  const r = await rows(0, queries.ids.length);
+  return { queryIds: queries.ids, docIds: docs.ids, scores: r.scores, path: r.path };
+}
+
+/** Scores of query rows `q0 .. q1 - 1` against every document, and the path used. */
+export type DenseRows = (
+  q0: number,
+  q1: number,
+) => Promise<{ scores: Float32Array; path: ScorePath }>;
+
+/**
+ * {@link denseScoreMatrix} a block of query rows at a time: vectors are
+ * normalised once, then each call scores rows `q0 .. q1 - 1` against the
+ * whole pool (row-major `(q1 - q0) × nd`), so only one block of scores need be
+ * alive. The bits a table reads do not depend on the blocks: the WASM kernel
+ * sums each pair in a fixed order wherever it sits, and the two-path scorer
+ * re-scores every entry the plan reads (its query indices are shifted by
+ * `q0`) with that kernel. Once the GEMM falls back to the kernel in auto mode,
+ * later blocks use the kernel too.
+ */
+export function denseRowScorer(
+  queries: VectorBlock,
+  docs: VectorBlock,
+  similarity: Similarity,
+  options: DenseScoreOptions = {},
+): DenseRows {
   if (queries.dims !== docs.dims) {
     throw new Error(`query vectors have ${queries.dims} dims, documents ${docs.dims}`);
   }
@@ -116,27 +143,42 @@ export async function denseScoreMatrix(
   const d = similarity === "cosine" ? l2Normalized(docs.data, dims) : docs.data;
   const nq = queries.ids.length, nd = docs.ids.length;
   const choice = options.path ?? scorePathFromEnv();
-  if (choice !== "wasm" && options.plan) {
-    let gemm;
-    try {
-      gemm = await loadNativeGemm({ threads: options.threads, load: options.loadOrt });
-    } catch (e) {
-      const why = (e as Error).message.split("\n")[0];
-      if (choice === "two-path") throw new Error(`two-path scoring: onnxruntime-node: ${why}`);
-      (options.note ?? noteOnce)(
-        `score: onnxruntime-node unavailable (${why}); scoring with the WASM kernel only`,
-      );
+  const plan = options.plan;
+  let wasmOnly = choice === "wasm" || !plan;
+  return async (q0, q1) => {
+    if (!(Number.isInteger(q0) && Number.isInteger(q1) && 0 <= q0 && q0 <= q1 && q1 <= nq)) {
+      throw new Error(`query rows ${q0}..${q1} outside 0..${nq}`);
     }
-    if (gemm) {
+    const block = q.subarray(q0 * dims, q1 * dims), n = q1 - q0;
+    if (!wasmOnly && plan) {
+      let gemm;
       try {
-        const r = await twoPathScores(q, d, nq, nd, dims, gemm, options.plan);
-        return { queryIds: queries.ids, docIds: docs.ids, scores: r.scores, path: "two-path" };
+        gemm = await loadNativeGemm({ threads: options.threads, load: options.loadOrt });
       } catch (e) {
-        if (!(e instanceof GemmBoundError) || choice === "two-path") throw e;
-        (options.note ?? noteOnce)(`score: ${e.message}; scoring with the WASM kernel only`);
+        const why = (e as Error).message.split("\n")[0];
+        if (choice === "two-path") throw new Error(`two-path scoring: onnxruntime-node: ${why}`);
+        (options.note ?? noteOnce)(
+          `score: onnxruntime-node unavailable (${why}); scoring with the WASM kernel only`,
+        );
+        wasmOnly = true;
+      }
+      if (gemm) {
+        const shifted: RescorePlan = {
+          depth: plan.depth,
+          ranked: plan.ranked && ((i) => plan.ranked!(q0 + i)),
+          read: plan.read && ((i) => plan.read!(q0 + i)),
+        };
+        try {
+          const r = await twoPathScores(block, d, n, nd, dims, gemm, shifted);
+          return { scores: r.scores, path: "two-path" };
+        } catch (e) {
+          if (!(e instanceof GemmBoundError) || choice === "two-path") throw e;
+          (options.note ?? noteOnce)(`score: ${e.message}; scoring with the WASM kernel only`);
+          wasmOnly = true;
+        }
       }
     }
-  }
-  const scores = await dotScoresParallel(q, d, nq, nd, dims, { threads: options.threads });
-  return { queryIds: queries.ids, docIds: docs.ids, scores, path: "wasm" };
+    const scores = await dotScoresParallel(block, d, n, nd, dims, { threads: options.threads });
+    return { scores, path: "wasm" };
+  };
 }

@@ -5,7 +5,7 @@ import { RANKINGS } from "../tables/schema.ts";
 import { appendPerQuery, perQueryColumns, writePerQuery } from "./per_query_columns.ts";
 import { readBenchmark } from "./benchmark.ts";
 import { evaluateQuery, poolContext, type RankingRow, RANKINGS_DEPTH } from "./evaluate_query.ts";
-import { availableConfigs, scoreMatrixFor } from "./score_matrix_for.ts";
+import { availableConfigs, configScorer } from "./score_matrix_for.ts";
 import type { ScorePath, ScorePathChoice } from "./score_matrix.ts";
 import { TIE_SEED } from "./tie_break.ts";
 
@@ -27,6 +27,24 @@ export interface ScoreStageOptions {
    * The tables are byte-identical either way.
    */
   path?: ScorePathChoice;
+  /**
+   * Queries scored per block (default {@link blockRowsFor} of the pool size).
+   * The tables do not depend on it; tests set it to check that.
+   */
+  blockRows?: number;
+}
+
+/** Score values per block of queries: 32 Mi float32, 128 MiB. */
+export const SCORE_BLOCK_VALUES = 32 * 1024 * 1024;
+
+/**
+ * Queries per score block for a pool of `nd` documents: as many as fit in
+ * {@link SCORE_BLOCK_VALUES}, at least one. At the default benchmark every
+ * query fits in one block; at 10× (55,095 snippets) a block is 609 queries,
+ * instead of one 2.7 GB matrix per config.
+ */
+export function blockRowsFor(nd: number): number {
+  return Math.max(1, Math.floor(SCORE_BLOCK_VALUES / Math.max(1, nd)));
 }
 
 /** What {@link runScoreStage} did, per config. */
@@ -73,26 +91,42 @@ export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreSt
   const similarities: Record<string, string> = {};
   for (const config of configs) {
     const t0 = performance.now();
-    const m = await scoreMatrixFor(config, bench, {
+    // Declared in the loop: the previous config's scorer (index, vectors) is
+    // garbage before this one is built.
+    const scorer = await configScorer(config, bench, {
       threads: options.threads,
       depth: Math.max(RANKINGS_DEPTH, ...ks),
       path: options.path,
     });
-    const t1 = performance.now();
+    let scoreMs = performance.now() - t0, rankMs = 0;
     const bar = progress(`score ${config}`, bench.queries.length, { quiet: options.quiet });
-    for (const [qi, query] of bench.queries.entries()) {
-      const row = m.scores.subarray(qi * nd, (qi + 1) * nd);
-      let out;
-      try {
-        out = evaluateQuery(config, query, row, ctx, ks);
-      } catch (e) {
-        throw new Error(`${config}: query ${query.query_id}: ${(e as Error).message}`);
-      }
-      for (const r of out.rankings) rankings.push(r);
-      appendPerQuery(perQuery, out.perQuery);
-      bar.tick();
+    const step = options.blockRows ?? blockRowsFor(nd);
+    if (!(Number.isInteger(step) && step > 0)) {
+      throw new Error(`score: blockRows must be a positive integer, got ${step}`);
     }
-    const t2 = performance.now();
+    for (let q0 = 0; q0 < bench.queries.length; q0 += step) {
+      const q1 = Math.min(bench.queries.length, q0 + step);
+      const s0 = performance.now();
+      const block = await scorer.rows(q0, q1);
+      const s1 = performance.now();
+      scoreMs += s1 - s0;
+      for (let qi = q0; qi < q1; qi++) {
+        const query = bench.queries[qi];
+        const row = block.subarray((qi - q0) * nd, (qi - q0 + 1) * nd);
+        let out;
+        try {
+          out = evaluateQuery(config, query, row, ctx, ks);
+        } catch (e) {
+          throw new Error(`${config}: query ${query.query_id}: ${(e as Error).message}`);
+        }
+        for (const r of out.rankings) rankings.push(r);
+        appendPerQuery(perQuery, out.perQuery);
+        bar.tick();
+      }
+      rankMs += performance.now() - s1;
+    }
+    const path = scorer.path();
+    const m = { kind: scorer.kind, similarity: scorer.similarity, path };
     bar.done(`${m.kind}, ${m.similarity}`);
     similarities[config] = m.similarity;
     result.configs.push({
@@ -101,8 +135,8 @@ export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreSt
       similarity: m.similarity,
       queries: bench.queries.length,
       docs: nd,
-      scoreSeconds: (t1 - t0) / 1000,
-      rankSeconds: (t2 - t1) / 1000,
+      scoreSeconds: scoreMs / 1000,
+      rankSeconds: rankMs / 1000,
       ...(m.path ? { path: m.path } : {}),
     });
   }

@@ -106,3 +106,32 @@ Deno.test("score stage: tables are byte-identical with and without the native GE
     await Deno.remove(out, { recursive: true });
   }
 });
+
+Deno.test("score stage: tables are byte-identical scored in blocks of queries", async () => {
+  const out = await Deno.makeTempDir({ prefix: "execret-blocks-" });
+  const before = Deno.env.get("EXECRET_OUT");
+  Deno.env.set("EXECRET_OUT", out);
+  try {
+    await writeFixture(out);
+    const configs = ["bm25", "near", "tfidf"];
+    const run = async (path: ScorePath, blockRows?: number) => {
+      const r = await runScoreStage({ configs, quiet: true, threads: 2, path, blockRows });
+      assertEquals(r.configs.map((c) => c.path), [undefined, path, undefined]);
+      return await tableBytes();
+    };
+    const whole = await run("wasm");
+    ok(whole["per_query.arrow"].length > 1000);
+    // 50 queries: blocks of 7 leave a last block of 1; two-path's rescore plan
+    // is shifted by each block's first query.
+    for (const [path, rows] of [["wasm", 7], ["two-path", 7], ["two-path", 1]] as const) {
+      const blocks = await run(path, rows);
+      for (const name of Object.keys(whole)) {
+        assertEquals(blocks[name], whole[name], `${name}, ${path}, blocks of ${rows}`);
+      }
+    }
+  } finally {
+    if (before === undefined) Deno.env.delete("EXECRET_OUT");
+    else Deno.env.set("EXECRET_OUT", before);
+    await Deno.remove(out, { recursive: true });
+  }
+});

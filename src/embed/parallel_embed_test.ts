@@ -94,31 +94,31 @@ Deno.test("use embeds byte-identically in 1 and 2 worker processes, and after a 
     strictEqual(one.workers, 1);
     strictEqual(one.embedded, 60);
 
-    const seen: { batch: number; attempt: number; pid: number }[] = [];
-    const two = await embedFile(out, table, "cache-2", 2, (s) => seen.push(s));
-    strictEqual(two.workers, 2);
-    strictEqual(two.embedded, 60);
-    // 12 queries → 2 batches of 8, 48 snippets → 6: every batch once, over two processes.
-    assertEquals(seen.map((s) => s.batch).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7]);
-    strictEqual(new Set(seen.map((s) => s.pid)).size, 2);
-    assertEquals(two.bytes, one.bytes);
-
-    // Kill the worker embedding the third batch it is given, 50 ms in: a fresh worker redoes it.
+    // Two workers, one of them killed while embedding the third batch handed
+    // out, 50 ms in: a fresh worker redoes it. (One run serves both checks,
+    // 2 workers and a kill; each worker run loads the model anew.)
     const starts: { batch: number; attempt: number; pid: number }[] = [];
     let victim: { batch: number; pid: number } | undefined;
-    const killed = await embedFile(out, table, "cache-kill", 2, (s) => {
+    const two = await embedFile(out, table, "cache-2", 2, (s) => {
       starts.push(s);
       if (starts.length === 3) {
         victim = { batch: s.batch, pid: s.pid };
         setTimeout(() => Deno.kill(s.pid, "SIGKILL"), 50);
       }
     });
+    strictEqual(two.workers, 2);
+    strictEqual(two.embedded, 60);
+    // 12 queries → 2 batches of 8, 48 snippets → 6: every batch started once,
+    // over two processes, and the killed one once more.
+    const first = starts.filter((s) => s.attempt === 0);
+    assertEquals(first.map((s) => s.batch).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7]);
+    ok(new Set(first.map((s) => s.pid)).size >= 2, JSON.stringify(starts));
     ok(victim);
     const retry = starts.filter((s) => s.batch === victim!.batch);
     assertEquals(retry.map((s) => s.attempt), [0, 1]);
     ok(retry[1].pid !== victim.pid, "the retry runs in a fresh process");
     strictEqual(starts.length, 9);
-    assertEquals(killed.bytes, one.bytes);
+    assertEquals(two.bytes, one.bytes);
   } finally {
     if (savedOut === undefined) Deno.env.delete("EXECRET_OUT");
     else Deno.env.set("EXECRET_OUT", savedOut);

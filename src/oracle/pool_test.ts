@@ -91,6 +91,16 @@ async function hostileRun(runtime: Runtime): Promise<void> {
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 
+/** How long a Pyodide worker took to start in the test before (ms), under the load of then. */
+let recentBootMs: number | undefined;
+
+/** How long a Pyodide worker takes to start now (ms). */
+async function bootTime(): Promise<number> {
+  const probe = await createPool({ runtime: "pyodide", workers: 1, timeoutMs: 300 });
+  probe.close();
+  return probe.stats().startMs;
+}
+
 Deno.test({
   name: "hostile snippets get outcomes and leave no trace (native)",
   ...options,
@@ -186,6 +196,7 @@ Deno.test({
         });
         assertEquals(got.map((o) => o.outcome), ["pass", "ERROR:Crash", "pass"], `run ${i}`);
       }
+      recentBootMs = Math.max(...pool.stats().respawnMs);
     } finally {
       pool.close();
     }
@@ -196,10 +207,16 @@ Deno.test({
   name: "jobs behind a looping test run on a spare worker meanwhile (pyodide)",
   ...options,
   async fn() {
-    // The spare starts a quarter into the loop's timeout and must boot and
+    // The spare starts once the loop has stalled (250 ms) and must boot and
     // finish a job before the loop times out: in under a second on a quiet
-    // machine, in over ten when the slow suite's pipelines share both cores.
-    const pool = await createPool({ runtime: "pyodide", workers: 1, timeoutMs: 20_000 });
+    // machine, in over ten when the slow suite's pipelines share both cores
+    // (a fixed 5 s timeout failed there once). So the timeout follows the
+    // machine's load now: ten times what one worker took to boot just
+    // before (the slowest respawn of the test above; a pool of its own when
+    // run alone), at least 4 s and at most the 20 s that always sufficed.
+    const bootMs = recentBootMs ?? await bootTime();
+    const timeoutMs = Math.round(Math.min(20_000, Math.max(4_000, 10 * bootMs)));
+    const pool = await createPool({ runtime: "pyodide", workers: 1, timeoutMs });
     try {
       const finished: string[] = [];
       const loop = { setup: "", code: "def f():\n    while True:\n        pass\n", tests: ["f()"] };
@@ -215,7 +232,10 @@ Deno.test({
       for (const g of got.slice(1)) assertEquals(g, ["pass", "FAIL"]);
       // All 20 went out in the loop's batch; without a spare they would all
       // finish after the loop.
-      ok(finished.indexOf("loop") > 0, `finished: ${finished.join(" ")}`);
+      ok(
+        finished.indexOf("loop") > 0,
+        `timeout ${timeoutMs} ms (boot ${bootMs} ms); finished: ${finished.join(" ")}`,
+      );
       assertEquals(pool.stats().spares, 1);
     } finally {
       pool.close();

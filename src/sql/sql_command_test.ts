@@ -2,10 +2,12 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { readRows } from "../io/arrow_table.ts";
 import { makeFixtureRunInProcess } from "../../test/fixtures/run/fixture_process.ts";
+import { main } from "../cli/main.ts";
 
 const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
 
-async function execret(out: string, ...args: string[]) {
+/** `execret` as a process: what the shell sees, exit code included. */
+async function execretProcess(out: string, ...args: string[]) {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--cached-only", MAIN, ...args],
     env: { EXECRET_OUT: out, NO_COLOR: "1" },
@@ -14,6 +16,27 @@ async function execret(out: string, ...args: string[]) {
   }).output();
   const text = (b: Uint8Array) => new TextDecoder().decode(b);
   return { code, stdout: text(stdout), stderr: text(stderr) };
+}
+
+/**
+ * `execret` through the CLI's own `main` in this process, its console output
+ * caught: the same code path less a process start (about a second each).
+ */
+async function execret(out: string, ...args: string[]) {
+  const saved = { out: Deno.env.get("EXECRET_OUT"), log: console.log, error: console.error };
+  let stdout = "", stderr = "";
+  console.log = (...a: unknown[]) => void (stdout += a.join(" ") + "\n");
+  console.error = (...a: unknown[]) => void (stderr += a.join(" ") + "\n");
+  Deno.env.set("EXECRET_OUT", out);
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    console.log = saved.log;
+    console.error = saved.error;
+    if (saved.out === undefined) Deno.env.delete("EXECRET_OUT");
+    else Deno.env.set("EXECRET_OUT", saved.out);
+  }
 }
 
 Deno.test("execret sql runs DuckDB over the run's tables", async (t) => {
@@ -69,7 +92,7 @@ Deno.test("execret sql runs DuckDB over the run's tables", async (t) => {
     });
 
     await t.step("bad SQL is one clear line and a non-zero exit", async () => {
-      const r = await execret(out, "sql", "SELECT nope FROM metrics");
+      const r = await execretProcess(out, "sql", "SELECT nope FROM metrics");
       assertEquals(r.code, 1);
       assertEquals(r.stdout, "");
       const lines = r.stderr.trim().split("\n");

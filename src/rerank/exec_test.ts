@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, rejects, throws } from "node:assert/strict";
 import type { TestOutcome } from "../oracle/outcome.ts";
-import { type ExecJob, execReranker, passersFirst } from "./exec.ts";
+import { type ExecJob, execReranker, mapInWindow, passersFirst } from "./exec.ts";
 import type { RerankQuery } from "./reranker.ts";
 
 Deno.test("passersFirst: passing candidates first, base order kept within each group", () => {
@@ -94,4 +94,46 @@ Deno.test("exec reranker: tests after a stopping TIMEOUT are not counted; errors
     }),
     /boom/,
   );
+});
+
+Deno.test("mapInWindow: input order kept, never more than the window pending", async () => {
+  let pending = 0;
+  let most = 0;
+  const out = await mapInWindow([5, 1, 4, 2, 3, 0, 2], 3, async (x, i) => {
+    pending++;
+    most = Math.max(most, pending);
+    // Items settle out of order: later items often finish first.
+    await new Promise((r) => setTimeout(r, x));
+    pending--;
+    return `${i}:${x}`;
+  });
+  assertEquals(out, ["0:5", "1:1", "2:4", "3:2", "4:3", "5:0", "6:2"]);
+  assertEquals(most, 3);
+  assertEquals(await mapInWindow([], 4, () => Promise.resolve(1)), []);
+  await rejects(() => mapInWindow([1], 0, () => Promise.resolve(1)), /window must be >= 1/);
+});
+
+Deno.test("exec reranker: suites of at most `window` queries in flight, answers in query order", async () => {
+  let inFlight = 0;
+  let most = 0;
+  const run = async (job: ExecJob) => {
+    inFlight++;
+    most = Math.max(most, inFlight);
+    await new Promise((r) => setTimeout(r, job.code.length % 3));
+    inFlight--;
+    return { outcomes: job.tests.map((): TestOutcome => ({ outcome: "pass", ms: 1 })) };
+  };
+  const queries = Array.from({ length: 7 }, (_, i) => ({
+    ...query(["a", "bb", "ccc"], ["t"]),
+    query_id: `q${i}`,
+  }));
+  const r = await execReranker({ runSuite: run, window: 2 }).rerank({
+    config: "bm25+exec",
+    bases: ["bm25"],
+    k: 3,
+    queries,
+  });
+  assertEquals(r.queries.map((q) => q.query_id), queries.map((q) => q.query_id));
+  assertEquals(most, 2 * 3);
+  assertEquals(r.queries.every((q) => q.cost.suites === 3), true);
 });

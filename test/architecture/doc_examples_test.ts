@@ -7,48 +7,26 @@
  * module, and a loader prints its table when imported.
  */
 import { deepStrictEqual, ok } from "node:assert/strict";
-import { fileURLToPath } from "node:url";
+import { exampleModules, examplesOf, ROOT } from "../docs/_doc_examples.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const FOLDERS = ["src", "loaders", "scripts", "docs/data", "examples"];
 const NOT_IMPORTABLE = ["loaders/", "docs/data/"];
 
 /** One line per `@example` of `text` (the file `file`) that breaks the rule, as `file:line: why`. */
 export function exampleProblems(file: string, text: string): string[] {
-  const lines = text.split("\n");
   const out: string[] = [];
-  lines.forEach((line, i) => {
-    if (!/^\s*\*\s*@example\b/.test(line)) return;
-    const where = `${file}:${i + 1}`;
+  for (const { line, fence, code } of examplesOf(text)) {
+    const where = `${file}:${line}`;
     if (NOT_IMPORTABLE.some((dir) => file.startsWith(dir))) {
       out.push(`${where}: a data loader cannot hold an @example (deno test --doc imports it)`);
-      return;
-    }
-    const fence = /^\s*\*\s*```(.*)$/.exec(lines[i + 1] ?? "");
-    if (!fence) {
+    } else if (fence === null) {
       out.push(`${where}: @example is not followed by a \`\`\`ts block, so it never runs`);
-      return;
-    }
-    if (fence[1].trim() !== "ts") {
-      out.push(`${where}: the example block is \`\`\`${fence[1].trim()}, not \`\`\`ts`);
-      return;
-    }
-    let end = i + 2;
-    while (end < lines.length && !/^\s*\*\s*```\s*$/.test(lines[end])) end++;
-    const body = lines.slice(i + 2, end).join("\n");
-    if (!body.includes('from "node:assert/strict"')) {
+    } else if (fence !== "ts") {
+      out.push(`${where}: the example block is \`\`\`${fence}, not \`\`\`ts`);
+    } else if (!code.includes('from "node:assert/strict"')) {
       out.push(`${where}: the example asserts nothing (import from node:assert/strict)`);
     }
-  });
-  return out;
-}
-
-async function* tsFiles(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory && !entry.name.startsWith(".")) yield* tsFiles(path);
-    else if (entry.isFile && path.endsWith(".ts") && !path.endsWith("_test.ts")) yield path;
   }
+  return out;
 }
 
 Deno.test("exampleProblems flags a bare, ignored or unasserted example and passes a good one", () => {
@@ -70,15 +48,13 @@ Deno.test("exampleProblems flags a bare, ignored or unasserted example and passe
   ]);
 });
 
-Deno.test("every @example of src/, loaders/, scripts/, docs/data/ and examples/ runs and asserts", async () => {
+Deno.test("every @example of src/, loaders/, scripts/, docs/data/ and examples/ runs and asserts", () => {
   const problems: string[] = [];
   let examples = 0;
-  for (const folder of FOLDERS) {
-    for await (const file of tsFiles(folder)) {
-      const text = await Deno.readTextFile(`${ROOT}${file}`);
-      examples += text.split("\n").filter((l) => /^\s*\*\s*@example\b/.test(l)).length;
-      problems.push(...exampleProblems(file, text));
-    }
+  for (const file of exampleModules()) {
+    const text = Deno.readTextFileSync(`${ROOT}${file}`);
+    examples += examplesOf(text).length;
+    problems.push(...exampleProblems(file, text));
   }
   ok(examples > 0, "no @example found: the scan looks in the wrong place");
   deepStrictEqual(problems, []);

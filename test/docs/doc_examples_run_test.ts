@@ -10,33 +10,8 @@
  * plain ```` ```ts ```` block that asserts.
  */
 import { deepStrictEqual, ok } from "node:assert/strict";
-import { fileURLToPath, pathToFileURL } from "node:url";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const FOLDERS = ["src", "scripts", "examples"];
-
-/** One `@example` block of a module: where it starts and its code. */
-interface Example {
-  line: number;
-  code: string;
-}
-
-/** The `@example` blocks of a module's text, with their JSDoc ` * ` prefixes removed. */
-export function examplesOf(text: string): Example[] {
-  const lines = text.split("\n");
-  const out: Example[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^\s*\*\s*@example\b/.test(lines[i]) || !/^\s*\*\s*```ts\s*$/.test(lines[i + 1] ?? "")) {
-      continue;
-    }
-    let end = i + 2;
-    while (end < lines.length && !/^\s*\*\s*```\s*$/.test(lines[end])) end++;
-    const code = lines.slice(i + 2, end).map((l) => l.replace(/^\s*\* ?/, "")).join("\n");
-    out.push({ line: i + 1, code });
-    i = end;
-  }
-  return out;
-}
+import { pathToFileURL } from "node:url";
+import { exampleModules, examplesOf, ROOT } from "./_doc_examples.ts";
 
 /** Names a snippet binds itself (by import or top-level declaration), which must not be injected. */
 function ownNames(code: string): Set<string> {
@@ -74,14 +49,6 @@ export function snippetModule(moduleUrl: string, exportNames: string[], code: st
   return head + body + "\n";
 }
 
-async function* moduleFiles(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory && !entry.name.startsWith(".")) yield* moduleFiles(path);
-    else if (entry.isFile && path.endsWith(".ts") && !path.endsWith("_test.ts")) yield path;
-  }
-}
-
 Deno.test("examplesOf takes the code of each @example ```ts block, and snippetModule scopes it", () => {
   const text = [
     "/**",
@@ -103,16 +70,12 @@ Deno.test("examplesOf takes the code of each @example ```ts block, and snippetMo
   ok(mod.includes('from "file:///k/src/helper.ts"'), mod);
 });
 
-const files: string[] = [];
-for (const folder of FOLDERS) {
-  for await (const file of moduleFiles(folder)) files.push(file);
-}
-files.sort();
 const scratch = await Deno.makeTempDir({ prefix: "execret-doc-examples-" });
 let count = 0;
-for (const file of files) {
-  const text = await Deno.readTextFile(`${ROOT}${file}`);
-  const examples = examplesOf(text);
+for (const file of exampleModules()) {
+  const examples = examplesOf(Deno.readTextFileSync(`${ROOT}${file}`)).filter((e) =>
+    e.fence === "ts"
+  );
   if (examples.length === 0) continue;
   const moduleUrl = pathToFileURL(`${ROOT}${file}`).href;
   for (const ex of examples) {
@@ -127,5 +90,5 @@ for (const file of files) {
 }
 
 Deno.test("the runner found the kit's examples", () => {
-  ok(count >= 50, `only ${count} @example blocks found under ${FOLDERS.join(", ")}`);
+  ok(count >= 50, `only ${count} @example blocks found`);
 });

@@ -1,28 +1,15 @@
 import { deepStrictEqual as assertEquals, ok, strictEqual } from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { readRows, readTable, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
+import { TINY_INVOCATION, TINY_MODELS } from "./_tiny_model.ts";
 import { mergeCaches } from "../pipeline/merge_cache.ts";
 import { parseShard } from "../pipeline/shard.ts";
 
-const FIXTURES = fileURLToPath(new URL("../../test/fixtures/embed/", import.meta.url));
-const env = { EXECRET_MODELS: FIXTURES };
+const env = { EXECRET_MODELS: TINY_MODELS };
 const INVOCATIONS = {
-  invocations: [{
-    name: "tiny",
-    provider: "hf",
-    model: "tiny-bert",
-    similarity: "cosine",
-    dims: 32,
-    normalize: true,
-    pooling: "mean",
-    batch_size: 2,
-    query: { prefix: "find: " },
-    document: {},
-    doc: "https://example.org/tiny",
-  }],
+  invocations: [TINY_INVOCATION],
 };
 
 async function fixture(out: string): Promise<string> {

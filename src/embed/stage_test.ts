@@ -1,29 +1,15 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { readRows, readTable, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
+import { TINY_INVOCATION, TINY_MODELS } from "./_tiny_model.ts";
 import { readEmbeddingFile, summarizeEmbeddingFile } from "./embedding_file.ts";
 import { fakeVector, json, startLoopback } from "./providers/_loopback_server.ts";
 
-const FIXTURES = fileURLToPath(new URL("../../test/fixtures/embed/", import.meta.url));
-
 const TABLE = {
   invocations: [
-    {
-      name: "tiny",
-      provider: "hf",
-      model: "tiny-bert",
-      similarity: "cosine",
-      dims: 32,
-      normalize: true,
-      pooling: "mean",
-      batch_size: 2,
-      query: { prefix: "find: " },
-      document: {},
-      doc: "https://example.org/tiny",
-    },
+    TINY_INVOCATION,
     {
       name: "bm25",
       provider: "bm25",
@@ -73,7 +59,7 @@ async function setup(): Promise<{ out: string; table: string }> {
   return { out, table };
 }
 
-const env = { EXECRET_MODELS: FIXTURES };
+const env = { EXECRET_MODELS: TINY_MODELS };
 
 Deno.test("embed stage writes the contract file, reruns byte-identically from the cache, resumes", async () => {
   const { out, table } = await setup();

@@ -92,11 +92,29 @@ function rowNorms(data: Float32Array, rows: number, dims: number): Float64Array 
   return out;
 }
 
-/** The k-th largest value of a row (k ≥ 1, k ≤ row.length), by a bounded sorted buffer. */
-export function kthLargest(row: Float32Array, k: number): number {
+/**
+ * Indices of `row`, in order, whose value is at least its `k`-th largest value
+ * minus `slack` (k ≥ 1, k ≤ row.length), found in one pass: a bounded sorted
+ * buffer tracks the k largest so far, and a value below the running k-th
+ * largest minus `slack` can never pass the final test (that k-th largest only
+ * grows). `null` when the row holds a non-finite value.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(nearTop(new Float32Array([3, 9, 1, 9, 4]), 3, 1), [1, 3, 4]);
+ * deepStrictEqual(nearTop(new Float32Array([3, NaN]), 1, 0), null);
+ * ```
+ */
+export function nearTop(row: Float32Array, k: number, slack: number): number[] | null {
   const best = new Float64Array(k).fill(-Infinity); // descending
+  let floor = -Infinity;
+  const seen: number[] = [];
   for (let i = 0; i < row.length; i++) {
     const v = row[i];
+    if (v - v !== 0) return null; // NaN or ±Infinity
+    if (v < floor) continue;
+    seen.push(i);
     if (!(v > best[k - 1])) continue;
     let j = k - 1;
     while (j > 0 && best[j - 1] < v) {
@@ -104,8 +122,9 @@ export function kthLargest(row: Float32Array, k: number): number {
       j--;
     }
     best[j] = v;
+    floor = best[k - 1] - slack;
   }
-  return best[k - 1];
+  return seen.filter((i) => row[i] >= floor);
 }
 
 /**
@@ -159,9 +178,10 @@ export async function twoPathScores(
     const row = scores.subarray(qi * nd, (qi + 1) * nd);
     const query = queries.subarray(qi * dims, (qi + 1) * dims);
     const delta = 2 * dotErrorBound(dims, qNorms[qi], maxDocNorm);
-    let finite = Number.isFinite(delta) && qNorms[qi] * maxDocNorm < 2 ** 120;
-    for (let d = 0; finite && d < nd; d++) finite = Number.isFinite(row[d]);
-    if (!finite) {
+    const top = Number.isFinite(delta) && qNorms[qi] * maxDocNorm < 2 ** 120
+      ? nearTop(row, K, 2 * delta)
+      : null;
+    if (top === null) {
       row.set(score(query, everyDoc));
       rescored += nd;
       continue;
@@ -173,8 +193,7 @@ export async function twoPathScores(
         chosen.push(d);
       }
     };
-    const floor = kthLargest(row, K) - 2 * delta;
-    for (let d = 0; d < nd; d++) if (row[d] >= floor) take(d);
+    for (const d of top) take(d);
     const ranked = plan.ranked?.(qi) ?? [];
     for (const d of ranked) take(d);
     for (const d of plan.read?.(qi) ?? []) take(d);

@@ -6,7 +6,7 @@ import {
 } from "node:assert/strict";
 import { dotScores } from "./dot_kernel.ts";
 import { exactScorer } from "./exact_rescore.ts";
-import { dotErrorBound, kthLargest, twoPathScores } from "./two_path_scores.ts";
+import { dotErrorBound, nearTop, twoPathScores } from "./two_path_scores.ts";
 import { evaluationPlan } from "./evaluation_plan.ts";
 import { evaluateQuery, poolContext } from "./evaluate_query.ts";
 import { l2Normalized } from "./score_matrix.ts";
@@ -34,6 +34,24 @@ Deno.test("exact re-scoring of chosen documents is bit-identical to the whole-po
       }
     }
   }
+  // Magnitudes from 2⁻⁶⁰ to 2⁶⁰ (products that cancel, round and go subnormal).
+  const next = xoshiro128ss(3);
+  const wide = (n: number) =>
+    Float32Array.from({ length: n }, () => (next() / 2 ** 32 - 0.5) * 2 ** ((next() % 121) - 60));
+  for (const [nd, dims] of [[7, 3], [30, 1027]]) {
+    const q = wide(2 * dims), d = wide(nd * dims);
+    const full = dotScores(q, d, 2, nd, dims);
+    const score = exactScorer(d, nd, dims);
+    const all = Array.from({ length: nd }, (_, j) => nd - 1 - j);
+    for (let i = 0; i < 2; i++) {
+      const got = score(q.subarray(i * dims, (i + 1) * dims), all);
+      assertEquals(
+        got,
+        Float32Array.from(all, (j) => full[i * nd + j]),
+        `wide ${nd}×${dims} q${i}`,
+      );
+    }
+  }
 });
 
 Deno.test("the error bound covers the kernel and grows with dims and norms", () => {
@@ -49,9 +67,23 @@ Deno.test("the error bound covers the kernel and grows with dims and norms", () 
     for (let k = 0; k < dims; k++) exact += q[k] * y[k];
     ok(Math.abs(s[j] - exact) <= dotErrorBound(dims, norm(q), norm(y)));
   }
-  assertEquals(kthLargest(new Float32Array([3, 9, 1, 9, 4]), 1), 9);
-  assertEquals(kthLargest(new Float32Array([3, 9, 1, 9, 4]), 2), 9);
-  assertEquals(kthLargest(new Float32Array([3, 9, 1, 9, 4]), 4), 3);
+  const row = new Float32Array([3, 9, 1, 9, 4]);
+  assertEquals(nearTop(row, 1, 0), [1, 3]);
+  assertEquals(nearTop(row, 2, 0), [1, 3]);
+  assertEquals(nearTop(row, 4, 0), [0, 1, 3, 4]);
+  assertEquals(nearTop(row, 4, 2), [0, 1, 2, 3, 4]);
+  assertEquals(nearTop(new Float32Array([1, 2, 3, 4, 5, 6]), 2, 1.5), [3, 4, 5]);
+  assertEquals(nearTop(new Float32Array([6, 5, 4, 3, 2, 1]), 2, 1.5), [0, 1, 2]);
+  assertEquals(nearTop(new Float32Array([1, -Infinity]), 1, 0), null);
+  // one pass agrees with sorting, on random rows, ties and slacks
+  const next = xoshiro128ss(11);
+  for (let t = 0; t < 200; t++) {
+    const r = Float32Array.from({ length: 1 + (next() % 40) }, () => next() % 16);
+    const k = 1 + (next() % r.length), slack = next() % 4;
+    const kth = [...r].sort((a, b) => b - a)[k - 1];
+    const want = [...r.keys()].filter((i) => r[i] >= kth - slack);
+    assertEquals(nearTop(r, k, slack), want, `${r} k=${k} slack=${slack}`);
+  }
 });
 
 /**

@@ -4,10 +4,12 @@ import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { embeddingsDir, tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { UserError } from "../io/user_error.ts";
-import { type Invocation, invocationFor, textToSend } from "./invocations.ts";
+import { type Invocation, invocationFor } from "./invocations.ts";
 import type { DenseProvider, Role } from "./provider.ts";
 import { isSparse, missingRequirements, providerFor, type ProviderOptions } from "./registry.ts";
-import { openVectorCache, roleSettingsDigest, vectorKey } from "./vector_cache.ts";
+import { openVectorCache } from "./vector_cache.ts";
+import { keyItems, planBatches, type PlannedBatch } from "./batch_plan.ts";
+import { adoptPrefetched } from "./prefetch.ts";
 import { type EmbeddingRow, writeEmbeddingFile } from "./embedding_file.ts";
 import type { RequestStats } from "./http_client.ts";
 import { type BatchStart, embedInWorkers, PARALLEL_PROVIDERS } from "./parallel_embed.ts";
@@ -55,6 +57,8 @@ export interface EmbedConfigResult {
   /** Distinct texts embedded now, and those the cache already held. */
   embedded?: number;
   cached?: number;
+  /** Distinct texts whose whole batch a background process embedded ahead of the stage. */
+  prefetched?: number;
   seconds: number;
   /** Why a config was skipped. */
   missing?: string[];
@@ -139,49 +143,22 @@ async function embedConfig(
   raw: Omit<Item, "key">[],
   options: EmbedStageOptions,
 ): Promise<EmbedConfigResult> {
-  const digests = {
-    query: roleSettingsDigest(inv, "query"),
-    document: roleSettingsDigest(inv, "document"),
-  };
-  const items: Item[] = raw.map((it) => ({
-    ...it,
-    key: vectorKey(digests[it.role], textToSend(inv, it.text, it.role)),
-  }));
+  const items = keyItems(inv, raw);
   const cache = await openVectorCache(inv.name);
-  // Every distinct text per role, in length order: similar lengths share a
-  // batch, since local transformers pad every text to the batch's longest and
-  // attention cost grows with the square of that length.
-  const distinct: Record<Role, (Item & { length: number })[]> = { query: [], document: [] };
-  const seen = new Set<string>();
-  for (const it of items) {
-    if (seen.has(it.key)) continue;
-    seen.add(it.key);
-    distinct[it.role].push({ ...it, length: textToSend(inv, it.text, it.role).length });
-  }
-  for (const list of Object.values(distinct)) {
-    list.sort((a, b) => a.length - b.length || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  }
-  // Batch boundaries are fixed over the whole text set, cached or not, and a
-  // batch is embedded whole or skipped whole: a resumed run then sends exactly
-  // the batches an uninterrupted run would, so padding (and with it the last
-  // bits of local models' vectors) cannot depend on where a kill landed.
-  const chunk = (inv.batch_size ?? 32) * (inv.concurrency ?? 1);
-  const todo: { role: Role; part: (Item & { length: number })[] }[] = [];
+  const plan = planBatches(inv, items);
+  let todo: PlannedBatch[] = [];
   // A shard takes every count-th batch of the fixed batching, so the shards'
   // segments together hold exactly the batches of an unsharded run.
   const shard = options.shard;
-  let batchIndex = 0;
-  for (const role of ["query", "document"] as const) {
-    const list = distinct[role];
-    for (let s = 0; s < list.length; s += chunk) {
-      const part = list.slice(s, s + chunk);
-      const mine = !shard || batchIndex % shard.count === shard.index;
-      batchIndex++;
-      if (mine && part.some((p) => !cache.get(p.key))) todo.push({ role, part });
-    }
-  }
+  plan.batches.forEach((batch, batchIndex) => {
+    const mine = !shard || batchIndex % shard.count === shard.index;
+    if (mine && batch.part.some((p) => !cache.get(p.key))) todo.push(batch);
+  });
+  // Whole batches a background process embedded while the oracle ran (see prefetch.ts).
+  const adopted = await adoptPrefetched(inv.name, todo, cache);
+  todo = adopted.remaining;
   const pending = todo.reduce((n, t) => n + t.part.length, 0);
-  const cached = seen.size - pending;
+  const cached = plan.distinct - pending - adopted.texts;
   let requests: RequestStats | undefined;
   let workers = 1;
   if (pending > 0) {
@@ -250,6 +227,7 @@ async function embedConfig(
       status: "sharded",
       embedded: pending,
       cached,
+      prefetched: adopted.texts,
       seconds: 0,
       requests,
       workers,
@@ -280,6 +258,7 @@ async function embedConfig(
     dims: rows[0]?.vector.length ?? 0,
     embedded: pending,
     cached,
+    prefetched: adopted.texts,
     seconds: 0,
     requests,
     truncated: truncatedKeys.size,

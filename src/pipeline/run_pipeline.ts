@@ -4,6 +4,11 @@ import { outDir } from "../io/paths.ts";
 import { UserError } from "../io/user_error.ts";
 import { loadProfile, type Profile, validateProfile } from "./profile.ts";
 import { withStageLock } from "./stage_lock.ts";
+import {
+  type BackgroundPrefetch,
+  type PrefetchEnd,
+  startBackgroundPrefetch,
+} from "./background_prefetch.ts";
 import { fingerprint, isFresh, writeStamp } from "./stamp.ts";
 import { type StageDef, STAGES } from "./stages.ts";
 
@@ -19,6 +24,11 @@ export interface RunOptions {
   quiet?: boolean;
   /** Called when a stage starts or is found fresh (for the progress display). */
   onStage?: (stage: string, index: number, total: number, cached: boolean) => void;
+  /**
+   * Embed queries in the background while the oracle runs (default: yes,
+   * unless EXECRET_PREFETCH=0). A command replaces the prefetch program (tests).
+   */
+  prefetch?: boolean | string[];
 }
 
 function stageDef(name: string): StageDef {
@@ -53,13 +63,47 @@ export async function ensureStage(
       return { stage: def.name, cached: true, seconds: 0 };
     }
     options.onStage?.(def.name, index, STAGES.length, false);
-    await def.run(profile, options.quiet ?? false);
+    const background = await startPrefetchFor(def, profile, options);
+    try {
+      await def.run(profile, options.quiet ?? false);
+    } finally {
+      const end = await background?.stop();
+      if (end && !options.quiet) console.error(prefetchLine(end));
+    }
     await writeStamp(def.name, key, await def.outputs(profile));
     const seconds = Math.round((performance.now() - started) / 10) / 100;
     return { stage: def.name, cached: false, seconds };
   });
   reports.push(report);
   return reports;
+}
+
+/** The stage's background prefetch, if it has one and the run allows it. */
+async function startPrefetchFor(
+  def: StageDef,
+  profile: Profile,
+  options: RunOptions,
+): Promise<BackgroundPrefetch | undefined> {
+  if (!def.prefetch || options.prefetch === false) return undefined;
+  if (options.prefetch === undefined && Deno.env.get("EXECRET_PREFETCH") === "0") return undefined;
+  const configs = await def.prefetch(profile);
+  if (configs.length === 0) return undefined;
+  return startBackgroundPrefetch(
+    configs,
+    Array.isArray(options.prefetch) ? options.prefetch : undefined,
+  );
+}
+
+/** One progress line on how a background prefetch went. */
+export function prefetchLine(end: PrefetchEnd): string {
+  const how = end.error
+    ? `failed (${end.error}); the embed stage embeds them itself`
+    : end.finished
+    ? "done"
+    : "stopped";
+  return `prefetch: ${end.texts} query texts embedded in the background, ${
+    end.cpuSeconds.toFixed(1)
+  } CPU s, ${how}`;
 }
 
 /** Run every stage of the pipeline in order for a profile. */

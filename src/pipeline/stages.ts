@@ -7,7 +7,7 @@ import { runMutateStage } from "../mutate/stage.ts";
 import { runOracleStage } from "../oracle/stage.ts";
 import { runEmbedStage } from "../embed/stage.ts";
 import { invocationFor } from "../embed/invocations.ts";
-import { isSparse } from "../embed/registry.ts";
+import { isSparse, providerEntry } from "../embed/registry.ts";
 import { runScoreStage } from "../score/stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
 import { runRerankStage } from "../rerank/stage.ts";
@@ -45,6 +45,11 @@ export interface StageDef {
   outputs(profile: Profile): Promise<string[]>;
   /** Run the stage (it prints its own progress unless quiet). */
   run(profile: Profile, quiet: boolean): Promise<unknown>;
+  /**
+   * Configs whose queries a low-priority background process may embed
+   * while this stage runs (src/embed/prefetch.ts), for the embed stage to adopt.
+   */
+  prefetch?(profile: Profile): Promise<string[]>;
 }
 
 // The tree-sitter grammar is read from its package, not imported.
@@ -160,6 +165,17 @@ export const STAGES: StageDef[] = [
           rejects("oracle"),
         ),
       ),
+    // Queries are known once the tasks are, up to tasks whose canonical fails:
+    // offline models embed them in the background while suites run.
+    prefetch: async (p) => {
+      if (isReleasePool(p)) return [];
+      const offline: string[] = [];
+      for (const name of await kitConfigs(p)) {
+        const inv = await invocationFor(name);
+        if (!isSparse(inv) && !providerEntry(inv.provider).hosted) offline.push(name);
+      }
+      return offline;
+    },
     run: async (p, quiet) => {
       if (isReleasePool(p)) {
         await runReleaseOracleStage({

@@ -1,0 +1,107 @@
+import { sha256Hex } from "../io/hash.ts";
+import { type Invocation, textToSend } from "./invocations.ts";
+import type { Role } from "./provider.ts";
+import { roleSettingsDigest, vectorKey } from "./vector_cache.ts";
+
+/** One text to embed under a role, with its vector-cache key. */
+export interface KeyedItem {
+  id: string;
+  role: Role;
+  text: string;
+  key: string;
+}
+
+/** A distinct text of a batch, with the length of the text sent (the sort key). */
+export interface PlannedItem extends KeyedItem {
+  length: number;
+}
+
+/** One whole batch, as the embed stage sends it to a provider. */
+export interface PlannedBatch {
+  role: Role;
+  part: PlannedItem[];
+}
+
+/**
+ * Key each text by the exact text the config sends for its role (prefixes,
+ * instructions), so the embed stage and anything filling its cache ahead of
+ * it agree on the key.
+ *
+ * @example
+ * ```ts
+ * import { keyItems } from "./batch_plan.ts";
+ * import { invocationFor } from "./invocations.ts";
+ * const inv = await invocationFor("use");
+ * const [item] = keyItems(inv, [{ id: "q1", role: "query", text: "add two numbers" }]);
+ * console.assert(item.key.length === 64);
+ * ```
+ */
+export function keyItems(
+  inv: Invocation,
+  raw: readonly Omit<KeyedItem, "key">[],
+): KeyedItem[] {
+  const digests = {
+    query: roleSettingsDigest(inv, "query"),
+    document: roleSettingsDigest(inv, "document"),
+  };
+  return raw.map((it) => ({
+    ...it,
+    key: vectorKey(digests[it.role], textToSend(inv, it.text, it.role)),
+  }));
+}
+
+/**
+ * The embed stage's fixed batching: every distinct text per role (queries,
+ * then documents), in length order, cut into batches of `batch_size ×
+ * concurrency` over the whole text set, cached or not. Returns the batches
+ * and the number of distinct keys.
+ *
+ * @example
+ * ```ts
+ * import { keyItems, planBatches } from "./batch_plan.ts";
+ * import { invocationFor } from "./invocations.ts";
+ * const inv = await invocationFor("use");
+ * const items = keyItems(inv, [
+ *   { id: "q1", role: "query", text: "reverse a string" },
+ *   { id: "q2", role: "query", text: "add" },
+ * ]);
+ * const { batches } = planBatches(inv, items);
+ * console.assert(batches[0].part[0].text === "add");
+ * ```
+ */
+export function planBatches(
+  inv: Invocation,
+  items: readonly KeyedItem[],
+): { batches: PlannedBatch[]; distinct: number } {
+  // Every distinct text per role, in length order: similar lengths share a
+  // batch, since local transformers pad every text to the batch's longest and
+  // attention cost grows with the square of that length.
+  const distinct: Record<Role, PlannedItem[]> = { query: [], document: [] };
+  const seen = new Set<string>();
+  for (const it of items) {
+    if (seen.has(it.key)) continue;
+    seen.add(it.key);
+    distinct[it.role].push({ ...it, length: textToSend(inv, it.text, it.role).length });
+  }
+  for (const list of Object.values(distinct)) {
+    list.sort((a, b) => a.length - b.length || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+  // Batch boundaries are fixed over the whole text set, cached or not, and a
+  // batch is embedded whole or skipped whole: a resumed run then sends exactly
+  // the batches an uninterrupted run would, so padding (and with it the last
+  // bits of local models' vectors) cannot depend on where a kill landed.
+  const chunk = (inv.batch_size ?? 32) * (inv.concurrency ?? 1);
+  const batches: PlannedBatch[] = [];
+  for (const role of ["query", "document"] as const) {
+    const list = distinct[role];
+    for (let s = 0; s < list.length; s += chunk) {
+      batches.push({ role, part: list.slice(s, s + chunk) });
+    }
+  }
+  return { batches, distinct: seen.size };
+}
+
+/** Identity of one batch: its role and its keys in order (what a provider is sent). */
+export function batchDigest(batch: PlannedBatch): string {
+  return sha256Hex(`${batch.role}\n${batch.part.map((p) => p.key).join("\n")}`);
+}

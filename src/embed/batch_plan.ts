@@ -29,11 +29,12 @@ export interface PlannedBatch {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { keyItems } from "./batch_plan.ts";
  * import { invocationFor } from "./invocations.ts";
  * const inv = await invocationFor("use");
  * const [item] = keyItems(inv, [{ id: "q1", role: "query", text: "add two numbers" }]);
- * console.assert(item.key.length === 64);
+ * strictEqual(item.key.length, 64);
  * ```
  */
 export function keyItems(
@@ -58,15 +59,20 @@ export function keyItems(
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { keyItems, planBatches } from "./batch_plan.ts";
  * import { invocationFor } from "./invocations.ts";
  * const inv = await invocationFor("use");
  * const items = keyItems(inv, [
  *   { id: "q1", role: "query", text: "reverse a string" },
  *   { id: "q2", role: "query", text: "add" },
+ *   { id: "c1", role: "document", text: "def add(a, b):\n    return a + b" },
  * ]);
  * const { batches } = planBatches(inv, items);
- * console.assert(batches[0].part[0].text === "add");
+ * deepStrictEqual(batches.map((b) => [b.role, b.part.map((p) => p.id)]), [
+ *   ["query", ["q2", "q1"]],
+ *   ["document", ["c1"]],
+ * ]);
  * ```
  */
 export function planBatches(

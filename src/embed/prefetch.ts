@@ -25,7 +25,7 @@ import { atomicWrite } from "../io/atomic_write.ts";
 import { cacheDir, tablePath } from "../io/paths.ts";
 import { TASKS } from "../tables/schema.ts";
 import { batchDigest, keyItems, planBatches, type PlannedBatch } from "./batch_plan.ts";
-import { invocationFor } from "./invocations.ts";
+import { type Invocation, invocationFor } from "./invocations.ts";
 import type { DenseProvider } from "./provider.ts";
 import { isSparse, providerEntry, providerFor, type ProviderOptions } from "./registry.ts";
 import { decodeSegment, encodeSegment, openVectorCache, type VectorCache } from "./vector_cache.ts";
@@ -55,24 +55,29 @@ export interface PrefetchOptions {
  * would be paid for and never used. Returns the texts embedded per config.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { prefetchQueries } from "./prefetch.ts";
- * const done = await prefetchQueries({ configs: ["use"] });
- * console.log(done); // { use: 1209 }
+ * // Sparse configs embed nothing (a run with `use` would return { use: <texts> }).
+ * deepStrictEqual(await prefetchQueries({ configs: ["bm25", "tfidf"] }), {});
  * ```
  */
 export async function prefetchQueries(options: PrefetchOptions): Promise<Record<string, number>> {
+  const providers = options.provider?.providers;
+  const invs: Invocation[] = [];
+  for (const name of options.configs) {
+    const inv = await invocationFor(name, options.invocationsPath, providers);
+    if (!isSparse(inv, providers) && !providerEntry(inv.provider, providers).hosted) invs.push(inv);
+  }
+  const done: Record<string, number> = {};
+  if (invs.length === 0) return done;
   const tasks = await readTableRows(tablePath("tasks"), pick(TASKS, "task_id", "query"));
   const raw = tasks.map((t) => ({
     id: String(t.task_id),
     role: "query" as const,
     text: String(t.query),
   }));
-  const done: Record<string, number> = {};
-  for (const name of options.configs) {
-    const inv = await invocationFor(name, options.invocationsPath, options.provider?.providers);
-    if (isSparse(inv, options.provider?.providers)) continue;
-    if (providerEntry(inv.provider, options.provider?.providers).hosted) continue;
+  for (const inv of invs) {
     const cache = await openVectorCache(inv.name);
     const dir = prefetchDir(inv.name);
     await Deno.mkdir(dir, { recursive: true });

@@ -19,6 +19,8 @@ export interface PrefetchEnd {
 
 /** A running background prefetch. */
 export interface BackgroundPrefetch {
+  /** Settles when the process has exited by itself (or could not start). */
+  exited: Promise<void>;
   /** Stop it (if still running) and say how it went; never throws. */
   stop(): Promise<PrefetchEnd>;
 }
@@ -54,10 +56,12 @@ export function prefetchCommand(configs: readonly string[]): string[] {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { startBackgroundPrefetch } from "./background_prefetch.ts";
- * const run = startBackgroundPrefetch([], ["true"]);
+ * const run = startBackgroundPrefetch([], ["no-such-command-here"]);
  * const end = await run.stop();
- * console.assert(end.error === undefined && end.texts === 0);
+ * strictEqual(end.texts, 0);
+ * strictEqual(end.error?.startsWith("cannot start no-such-command-here"), true);
  * ```
  */
 export function startBackgroundPrefetch(
@@ -76,7 +80,10 @@ export function startBackgroundPrefetch(
     }).spawn();
   } catch (e) {
     const error = `cannot start ${command[0]}: ${(e as Error).message.split("\n")[0]}`;
-    return { stop: () => Promise.resolve({ texts, finished: false, cpuSeconds: 0, error }) };
+    return {
+      exited: Promise.resolve(),
+      stop: () => Promise.resolve({ texts, finished: false, cpuSeconds: 0, error }),
+    };
   }
   let lastError = "";
   const reading = Promise.all([
@@ -104,6 +111,7 @@ export function startBackgroundPrefetch(
     return s;
   });
   return {
+    exited: status.then(() => {}),
     async stop() {
       let stopped = false;
       if (!exited) {

@@ -1,0 +1,26 @@
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { fastSuiteFiles, ROOT, SKIP } from "../fast_suite_files.ts";
+
+Deno.test("the fast suite runs every test file outside the slow suite's folders", async () => {
+  const files = fastSuiteFiles();
+  ok(files.includes("test/architecture/fast_suite_test.ts"));
+  ok(files.includes("src/score/two_path_scores_test.ts"));
+  ok(!files.some((f) => f.startsWith("test/site/") || f.startsWith("test/pipeline/")));
+  // The slow suite's folders are the Makefile's SLOW_TESTS.
+  const make = await Deno.readTextFile(`${ROOT}Makefile`);
+  const slow = make.match(/^SLOW_TESTS := (.+)$/m)?.[1].trim().split(/\s+/);
+  ok(slow && slow.every((dir) => SKIP.has(dir)), `SLOW_TESTS ${slow} not all skipped`);
+  // Every committed test file is in one suite or the other.
+  const git = await new Deno.Command("git", {
+    args: ["ls-files", "*_test.ts", "*.test.ts", "*test.ts"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "null",
+  }).output().catch(() => null);
+  if (git?.success) {
+    const committed = new TextDecoder().decode(git.stdout).split("\n")
+      .filter((f) => /(^|\/|[._])test\.ts$/.test(f))
+      .filter((f) => !slow!.some((dir) => f.startsWith(`${dir}/`)));
+    assertEquals(committed.filter((f) => !files.includes(f)), []);
+  }
+});

@@ -1,0 +1,47 @@
+/**
+ * Which test files make the fast suite, which test/fast_suite.ts runs as one
+ * module: `deno test` evaluates every test module in a fresh isolate, which
+ * costs ≈0.2–0.4 CPU-s per module before its first test (measured with empty
+ * test modules: 11 took 4 CPU-s, 1 took 0.4), and the fast suite runs its
+ * ~120 modules one after another. Imported from one module, every test file is
+ * evaluated once in one isolate and registers its tests as it would alone;
+ * failures still point at the test's own file and line.
+ *
+ * The files: every test file `deno test` would find under the project
+ * (`*_test.ts`, `*.test.ts`, `test.ts`, and their js/tsx variants), outside
+ * the folders deno.json excludes and outside the slow suite's folders (the
+ * Makefile's SLOW_TESTS), in path order, as `deno test` orders them.
+ *
+ * @module
+ */
+import { join, relative } from "node:path";
+
+export const ROOT = new URL("../", import.meta.url).pathname;
+/** The slow suite's folders (the Makefile's SLOW_TESTS), then what deno.json excludes, and git's folder. */
+export const SKIP = new Set([
+  "test/site",
+  "test/pipeline",
+  "out",
+  "node_modules",
+  ".tools",
+  ".git",
+  "docs/.observablehq",
+  ".observablehq",
+]);
+const TEST_FILE = /(^|[._])test\.(ts|tsx|mts|js|jsx|mjs)$/;
+
+/** Test files under `dir` (relative to the project), sorted by path. */
+export function fastSuiteFiles(dir = ROOT): string[] {
+  const found: string[] = [];
+  const walk = (path: string) => {
+    for (const entry of Deno.readDirSync(path)) {
+      const full = join(path, entry.name);
+      const rel = relative(dir, full);
+      if (SKIP.has(rel)) continue;
+      if (entry.isDirectory) walk(full);
+      else if (entry.isFile && TEST_FILE.test(entry.name)) found.push(rel);
+    }
+  };
+  walk(dir);
+  return found.sort();
+}

@@ -151,6 +151,10 @@ async function exists(path: string): Promise<boolean> {
 }
 
 if (import.meta.main) {
+  // A parent killed mid-oracle (SIGKILL leaves no chance to stop us) must not
+  // leave this process embedding for nobody: exit once it is re-parented.
+  const parent = Deno.ppid;
+  Deno.unrefTimer(setInterval(() => Deno.ppid !== parent && Deno.exit(0), 1000));
   await prefetchQueries({
     configs: Deno.args,
     onBatch: (config, texts) => console.log(JSON.stringify({ config, texts })),

@@ -178,13 +178,15 @@ const runEmbedding = () =>
   })();
 
 /**
- * Start the edited bundles' runs without waiting for them: the tests that
- * check them await them, and a failure is theirs to report.
+ * Start the edited bundles' runs; a failure is for the tests that check them
+ * to report. Resolves when every one has ended, however.
  */
-function startEditedRuns(): void {
-  for (const started of [runMetric(), runCacheOutcome(), ...(hasNumpy ? [runEmbedding()] : [])]) {
-    started.catch(() => {});
-  }
+function startEditedRuns(): Promise<unknown> {
+  return Promise.allSettled([
+    runMetric(),
+    runCacheOutcome(),
+    ...(hasNumpy ? [runEmbedding()] : []),
+  ]);
 }
 
 Deno.test({
@@ -233,8 +235,14 @@ Deno.test({
     await runBase();
     // The base run's site is built: the edited bundles' runs (one site build
     // among them) go on while Chromium checks it, instead of one after another.
-    startEditedRuns();
-    await checkReleaseSite(t, base);
+    // They end within this test, even when it runs alone or fails: a site
+    // build left running would meet the next test file's.
+    const edited = startEditedRuns();
+    try {
+      await checkReleaseSite(t, base);
+    } finally {
+      await edited;
+    }
   },
 });
 

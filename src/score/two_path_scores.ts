@@ -102,7 +102,7 @@ function rowNorms(data: Float32Array, rows: number, dims: number): Float64Array 
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * deepStrictEqual(nearTop(new Float32Array([3, 9, 1, 9, 4]), 3, 1), [1, 3, 4]);
+ * deepStrictEqual(nearTop(new Float32Array([3, 9, 1, 9, 4]), 3, 1), [0, 1, 3, 4]);
  * deepStrictEqual(nearTop(new Float32Array([3, NaN]), 1, 0), null);
  * ```
  */

@@ -5,7 +5,11 @@
  * 2. Drop Framework's cached loader outputs: it reuses a cached output while
  *    the loader file is older than it, whatever the table it reads, so a new
  *    run (or another `EXECRET_OUT`) would otherwise show the old numbers.
- * 3. Run `framework build` under Deno with net access limited to loopback.
+ * 3. Run every data loader in one process (scripts/prefill_loaders.ts) into
+ *    that cache, so Framework starts none (one process per loader costs
+ *    ~0.3 CPU-s each before any work); a loader that fails there is left to
+ *    Framework, which runs it and reports its error.
+ * 4. Run `framework build` under Deno with net access limited to loopback.
  *    This is the guard: any request Framework makes to a CDN, the npm
  *    registry or DuckDB's extension host is a permission error, and the build
  *    fails (checked by test/site/offline_guard_test.ts). With internet the
@@ -24,6 +28,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { pinnedVersion } from "../src/io/pinned_version.ts";
 import { fillFrameworkCache } from "./fill_framework_cache.ts";
+import { loaderFiles } from "./prefill_loaders.ts";
+
+const PREFILL = new URL("./prefill_loaders.ts", import.meta.url).pathname;
 
 /** Framework as pinned in deno.json. */
 const FRAMEWORK = `npm:@observablehq/framework@${pinnedVersion("@observablehq/framework")}`;
@@ -97,6 +104,21 @@ export async function buildSite(
   await fillFrameworkCache(root, { quiet: options.quiet });
   await clearLoaderCache(root);
   await clearOutput(env.EXECRET_SITE_OUT ?? Deno.env.get("EXECRET_SITE_OUT") ?? "out/site");
+  // The loaders' outputs, made in one process (prefill_loaders.ts) with the
+  // permissions and environment Framework would run them with.
+  let prefillOutput = "";
+  if (loaderFiles(root).length > 0) {
+    const prefill = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--cached-only", PREFILL, "--root", root],
+      stdout: options.quiet ? "piped" : "inherit",
+      stderr: options.quiet ? "piped" : "inherit",
+      env,
+    });
+    if (options.quiet) {
+      const { stdout, stderr } = await prefill.output();
+      prefillOutput = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+    } else await prefill.spawn().status;
+  }
   const args = [
     "run",
     ...GUARDED_PERMISSIONS,
@@ -117,7 +139,7 @@ export async function buildSite(
   if (!options.quiet) return { code: (await command.spawn().status).code, output: "" };
   const { code, stdout, stderr } = await command.output();
   const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code, output: decode(stdout) + decode(stderr) };
+  return { code, output: prefillOutput + decode(stdout) + decode(stderr) };
 }
 
 /**

@@ -1,0 +1,84 @@
+/**
+ * Run the site's data loaders (`<root>/data/<name>.<ext>.ts`) in ONE process
+ * and put each one's output where Framework caches it
+ * (`<root>/.observablehq/cache/data/<name>.<ext>`), so the build that follows
+ * finds them fresh and starts no loader process of its own. Framework starts
+ * one `deno run` per loader (observablehq.config.ts `interpreters`), ~0.3–0.4
+ * CPU-s each before any work, and the site has ~28 of them.
+ *
+ * Every loader writes its output through loaders/_stdout.ts `writeAll`, which
+ * {@link captureOutput} redirects here, so the bytes are the ones the loader
+ * would print. A loader that fails is left out: Framework then runs it itself
+ * and reports its error as it always did. Framework uses a cached output
+ * while it is newer than the loader file, and scripts/build_site.ts clears
+ * these outputs before every build, so none outlives the build it was made for.
+ *
+ * Usage: deno run -A scripts/prefill_loaders.ts [--root docs]
+ * (run with the environment the loaders would get: EXECRET_OUT, …).
+ */
+import { dirname, join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { captureOutput } from "../loaders/_stdout.ts";
+
+/** A loader's file name: `<name>.<ext>.ts`, serving `<name>.<ext>`. */
+const LOADER = /^[^.]+\.[a-z0-9]+\.ts$/;
+
+/** The loader files under `<root>/data`, by name. */
+export function loaderFiles(root: string): string[] {
+  try {
+    return [...Deno.readDirSync(join(root, "data"))]
+      .filter((e) => e.isFile && LOADER.test(e.name))
+      .map((e) => join(root, "data", e.name))
+      .sort();
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+}
+
+/** Where Framework caches the output of `loader` (a file under `root`). */
+export function cachePathOf(root: string, loader: string): string {
+  return join(root, ".observablehq", "cache", relative(root, loader).replace(/\.ts$/, ""));
+}
+
+/**
+ * Run each loader under `root` in this process and write its output to
+ * Framework's cache; resolves to the loaders prefilled and those that failed.
+ */
+export async function prefillLoaders(
+  root: string,
+): Promise<{ filled: string[]; failed: string[] }> {
+  const filled: string[] = [], failed: string[] = [];
+  for (const loader of loaderFiles(root)) {
+    const chunks: Uint8Array[] = [];
+    captureOutput((bytes) => chunks.push(bytes));
+    try {
+      await import(new URL(`file://${Deno.realPathSync(loader)}`).href);
+    } catch (e) {
+      console.error(`prefill: ${relative(root, loader)}: ${(e as Error).message.split("\n")[0]}`);
+      failed.push(loader);
+      continue;
+    } finally {
+      captureOutput(undefined);
+    }
+    const target = cachePathOf(root, loader);
+    await Deno.mkdir(dirname(target), { recursive: true });
+    const temp = `${target}.${Deno.pid}`;
+    const file = await Deno.open(temp, { write: true, create: true, truncate: true });
+    try {
+      for (const c of chunks) {
+        for (let w = 0; w < c.length;) w += await file.write(c.subarray(w));
+      }
+    } finally {
+      file.close();
+    }
+    await Deno.rename(temp, target);
+    filled.push(loader);
+  }
+  return { filled, failed };
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({ args: Deno.args, options: { root: { type: "string" } } });
+  await prefillLoaders(values.root ?? "docs");
+}

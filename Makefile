@@ -32,7 +32,9 @@ check: deps
 
 # Test files share one process under `deno test --parallel`, and with it the
 # environment (EXECRET_OUT, EXECRET_MIRROR) that tests set: so each suite runs
-# its files one after another, in two processes side by side, one per core.
+# its files one after another, in processes side by side (the slow suite, and
+# the fast suite split in two by EXECRET_TEST_SHARD: three processes on two
+# cores, since many tests wait on timeouts, worker boots and browsers).
 # The slow suite holds every test that builds the report site (Framework's
 # loader cache under docs/.observablehq is one per checkout: two builds at once
 # break each other), the Chromium checks and the pipeline runs of test/pipeline
@@ -54,11 +56,12 @@ SLOW_TESTS := test/site test/pipeline
 
 unit: deps
 	@mkdir -p out
-	@$(TEST) test/fast_suite.ts > out/test-fast.log 2>&1 & fast=$$!; \
+	@EXECRET_TEST_SHARD=0/2 $(TEST) test/fast_suite.ts > out/test-fast-0.log 2>&1 & fast0=$$!; \
+	EXECRET_TEST_SHARD=1/2 $(TEST) test/fast_suite.ts > out/test-fast-1.log 2>&1 & fast1=$$!; \
 	$(TEST) $(SLOW_TESTS) > out/test-slow.log 2>&1; slow=$$?; \
-	wait $$fast; fast=$$?; \
-	cat out/test-fast.log out/test-slow.log; \
-	exit $$(( fast || slow ))
+	wait $$fast0; fast0=$$?; wait $$fast1; fast1=$$?; \
+	cat out/test-fast-0.log out/test-fast-1.log out/test-slow.log; \
+	exit $$(( fast0 || fast1 || slow ))
 
 # Chromium first (scripts/ensure_chromium.sh installs it when it can): when it
 # is missing and cannot be installed, one line says what to install and

@@ -45,3 +45,18 @@ export function fastSuiteFiles(dir = ROOT): string[] {
   walk(dir);
   return found.sort();
 }
+
+/**
+ * The files of shard `spec` (`i/n`, 0 ≤ i < n): every n-th from the i-th, so
+ * neighbouring files (often alike in cost) land in different shards. All of
+ * them without a spec; anything else is an error.
+ */
+export function shardOf(files: string[], spec: string | undefined): string[] {
+  if (spec === undefined || spec === "") return files;
+  const m = spec.match(/^(\d+)\/(\d+)$/);
+  const [i, n] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+  if (!(n >= 1 && i < n)) {
+    throw new Error(`EXECRET_TEST_SHARD: expected i/n with 0 ≤ i < n, got "${spec}"`);
+  }
+  return files.filter((_, k) => k % n === i);
+}

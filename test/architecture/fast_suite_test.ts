@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { fastSuiteFiles, ROOT, SKIP } from "../fast_suite_files.ts";
+import { fastSuiteFiles, ROOT, shardOf, SKIP } from "../fast_suite_files.ts";
 
 Deno.test("the fast suite runs every test file outside the slow suite's folders", async () => {
   const files = fastSuiteFiles();
@@ -22,5 +22,22 @@ Deno.test("the fast suite runs every test file outside the slow suite's folders"
       .filter((f) => /(^|\/|[._])test\.ts$/.test(f))
       .filter((f) => !slow!.some((dir) => f.startsWith(`${dir}/`)));
     assertEquals(committed.filter((f) => !files.includes(f)), []);
+  }
+});
+
+Deno.test("fast suite shards split the files, each file in exactly one", () => {
+  const files = ["a", "b", "c", "d", "e"];
+  assertEquals(shardOf(files, undefined), files);
+  assertEquals(shardOf(files, "0/2"), ["a", "c", "e"]);
+  assertEquals(shardOf(files, "1/2"), ["b", "d"]);
+  assertEquals(shardOf(files, "0/1"), files);
+  for (const bad of ["2/2", "1", "-1/2", "0/0", "x/y"]) {
+    let threw = false;
+    try {
+      shardOf(files, bad);
+    } catch (e) {
+      threw = /EXECRET_TEST_SHARD/.test((e as Error).message);
+    }
+    ok(threw, bad);
   }
 });

@@ -32,9 +32,10 @@ check: deps
 
 # Test files share one process under `deno test --parallel`, and with it the
 # environment (EXECRET_OUT, EXECRET_MIRROR) that tests set: so each suite runs
-# its files one after another, in processes side by side (the slow suite, and
-# the fast suite split in two by EXECRET_TEST_SHARD: three processes on two
-# cores, since many tests wait on timeouts, worker boots and browsers).
+# its files one after another, in processes side by side (the slow suite in
+# two, below, and the fast suite split in two by EXECRET_TEST_SHARD: four
+# processes on two cores, since many tests wait on timeouts, worker boots and
+# browsers).
 # The slow suite holds every test that builds the report site (Framework's
 # loader cache under docs/.observablehq is one per checkout: two builds at once
 # break each other), the Chromium checks and the pipeline runs of test/pipeline
@@ -46,29 +47,38 @@ check: deps
 # test/fast_suite.ts, which imports every test file outside SLOW_TESTS
 # (test/fast_suite_files.ts): `deno test` starts a fresh isolate per test
 # module, ~0.3 CPU-s each, and the fast suite has ~125 of them.
-# --no-check: `check` has just type-checked every test module (src/, loaders/,
-# test/, scripts/ and examples/ hold them all), and Deno does not reuse that
-# check for other roots, so `deno test` would type-check them all again in
-# each suite. `make unit` alone therefore does not type-check: `make test`
+# --no-check: `check` type-checks every test module (src/, loaders/, test/,
+# scripts/ and examples/ hold them all), and Deno does not reuse that check
+# for other roots, so `deno test` would type-check them all again in each
+# process. `make unit` alone therefore does not type-check: `make test`
 # (or `check`) does. A test file in a new folder needs that folder in `check`.
 TEST := $(DENO) test --allow-all --unstable-worker-options --cached-only --no-check
 SLOW_TESTS := test/site test/pipeline
+
+# The slow suite itself runs as two processes: the tests that build a site
+# (one after another: they share docs/.observablehq) and the reproduce test,
+# whose runs build none.
+SLOW_RUN := test/pipeline/reproduce_test.ts
+SLOW_SITE := test/site $(filter-out $(SLOW_RUN),$(wildcard test/pipeline/*_test.ts))
 
 unit: deps
 	@mkdir -p out
 	@EXECRET_TEST_SHARD=0/2 $(TEST) test/fast_suite.ts > out/test-fast-0.log 2>&1 & fast0=$$!; \
 	EXECRET_TEST_SHARD=1/2 $(TEST) test/fast_suite.ts > out/test-fast-1.log 2>&1 & fast1=$$!; \
-	$(TEST) $(SLOW_TESTS) > out/test-slow.log 2>&1; slow=$$?; \
-	wait $$fast0; fast0=$$?; wait $$fast1; fast1=$$?; \
-	cat out/test-fast-0.log out/test-fast-1.log out/test-slow.log; \
-	exit $$(( fast0 || fast1 || slow ))
+	$(TEST) $(SLOW_RUN) > out/test-slow-run.log 2>&1 & run=$$!; \
+	$(TEST) $(SLOW_SITE) > out/test-slow-site.log 2>&1; site=$$?; \
+	wait $$fast0; fast0=$$?; wait $$fast1; fast1=$$?; wait $$run; run=$$?; \
+	cat out/test-fast-0.log out/test-fast-1.log out/test-slow-run.log out/test-slow-site.log; \
+	exit $$(( fast0 || fast1 || run || site ))
 
 # Chromium first (scripts/ensure_chromium.sh installs it when it can): when it
 # is missing and cannot be installed, one line says what to install and
 # nothing else runs, instead of the site's browser test failing at the end.
+# `check` runs beside the tests (it is mostly one core of type-checking for
+# ~15 s); either failing fails `make test`.
 test:
 	@$(SHELL) scripts/ensure_chromium.sh
-	@$(MAKE) --no-print-directory check unit
+	@$(MAKE) --no-print-directory -j2 check unit
 
 reproduce: deps
 	$(RUN) reproduce --profile $(PROFILE) $(FLAGS)

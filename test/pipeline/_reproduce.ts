@@ -11,9 +11,11 @@ export function reproduce(out: string, profile: string, site = false): Deno.Chil
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
       .concat(["--profile", profile], site ? [] : ["--no-site"]),
-    // The cache is named too: a test file earlier in the same suite may have
-    // set EXECRET_CACHE in this process's environment, which the child inherits.
+    // No EXECRET_* variable but these: a test earlier in the same process
+    // (make unit runs this after half of the fast suite) may have set one.
+    clearEnv: true,
     env: {
+      ...withoutKitVariables(Deno.env.toObject()),
       EXECRET_OUT: out,
       EXECRET_CACHE: `${out}/cache`,
       EXECRET_PROGRESS_SECONDS: "0.2",
@@ -22,6 +24,10 @@ export function reproduce(out: string, profile: string, site = false): Deno.Chil
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+}
+
+function withoutKitVariables(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith("EXECRET_")));
 }
 
 /** Wait for a run; its output, or an error with the output's end when it failed. */

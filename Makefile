@@ -34,8 +34,9 @@ check: deps
 # environment (EXECRET_OUT, EXECRET_MIRROR) that tests set: so each suite runs
 # its files one after another, in processes side by side (the slow suite, and
 # the fast suite split in two by EXECRET_TEST_SHARD: three processes on two
-# cores, since many tests wait on timeouts, worker boots and browsers; four,
-# or `check` beside them, measured slower).
+# cores, since many tests wait on timeouts, worker boots and browsers; four
+# processes, or `check` beside them, or the reproduce test moved out of the
+# slow suite into a fast one, measured slower).
 # The slow suite holds every test that builds the report site (Framework's
 # loader cache under docs/.observablehq is one per checkout: two builds at once
 # break each other), the Chromium checks and the pipeline runs of test/pipeline
@@ -55,18 +56,11 @@ check: deps
 TEST := $(DENO) test --allow-all --unstable-worker-options --cached-only --no-check
 SLOW_TESTS := test/site test/pipeline
 
-# The reproduce test builds no site, so it need not wait behind the site
-# builds: it runs after the second half of the fast suite, in that process
-# (its runs get an environment with no EXECRET_* variable but their own, so
-# what earlier tests set cannot reach them).
-SLOW_RUN := test/pipeline/reproduce_test.ts
-SLOW_SITE := test/site $(filter-out $(SLOW_RUN),$(wildcard test/pipeline/*_test.ts))
-
 unit: deps
 	@mkdir -p out
 	@EXECRET_TEST_SHARD=0/2 $(TEST) test/fast_suite.ts > out/test-fast-0.log 2>&1 & fast0=$$!; \
-	EXECRET_TEST_SHARD=1/2 $(TEST) test/fast_suite.ts $(SLOW_RUN) > out/test-fast-1.log 2>&1 & fast1=$$!; \
-	$(TEST) $(SLOW_SITE) > out/test-slow.log 2>&1; slow=$$?; \
+	EXECRET_TEST_SHARD=1/2 $(TEST) test/fast_suite.ts > out/test-fast-1.log 2>&1 & fast1=$$!; \
+	$(TEST) $(SLOW_TESTS) > out/test-slow.log 2>&1; slow=$$?; \
 	wait $$fast0; fast0=$$?; wait $$fast1; fast1=$$?; \
 	cat out/test-fast-0.log out/test-fast-1.log out/test-slow.log; \
 	exit $$(( fast0 || fast1 || slow ))

@@ -12,7 +12,7 @@ export function reproduce(out: string, profile: string, site = false): Deno.Chil
     args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
       .concat(["--profile", profile], site ? [] : ["--no-site"]),
     // No EXECRET_* variable but these: a test earlier in the same process
-    // (make unit runs this after half of the fast suite) may have set one.
+    // may have set one, and the child would inherit it.
     clearEnv: true,
     env: {
       ...withoutKitVariables(Deno.env.toObject()),

@@ -72,10 +72,10 @@ async function syntheticTables(dir: string, nQueries: number, nDocs: number): Pr
  * when present, else a synthetic set of the same size from MBPP. With `use`
  * among the configs it also compares `use` in 1 and in N worker processes
  * (`--workers N`, default the number of cores) on `--texts N` code texts (default
- * 300; see {@link benchUseWorkers}); `--parallel` runs that comparison alone.
- * `--fast-path` alone compares `use` through the package's own tokenizer and
- * Slice kernels with the kit's faster ones, in this process, on `--texts N`
- * texts (see {@link benchUseFastPath}).
+ * 300; see {@link benchUseWorkers}), and `use` through the package's own
+ * tokenizer and Slice kernels with the kit's faster ones, in this process, on
+ * `--texts N` texts (see {@link benchUseFastPath}); `--parallel` and
+ * `--fast-path` run one of those comparisons alone.
  */
 export async function benchEmbed(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
@@ -169,7 +169,15 @@ export async function benchEmbed(args: string[]): Promise<number> {
       }
     }
     const parallel = configs.includes("use") ? await benchUseWorkers(nTexts, workers) : undefined;
-    const report = { bench: "embed", from, out: outDir(), results, use_workers: parallel };
+    const fastPath = configs.includes("use") ? await benchUseFastPath(nTexts) : undefined;
+    const report = {
+      bench: "embed",
+      from,
+      out: outDir(),
+      results,
+      use_workers: parallel,
+      use_fast_path: fastPath,
+    };
     if (values.json) printJson(report);
     else {
       console.log(`bench embed — ${from}`);
@@ -189,6 +197,7 @@ export async function benchEmbed(args: string[]): Promise<number> {
         }
       }
       if (parallel) printUseWorkers(parallel);
+      if (fastPath) printUseFastPath(fastPath);
     }
     return 0;
   } finally {

@@ -12,7 +12,7 @@
  */
 import { Buffer } from "node:buffer";
 import type { Invocation } from "./invocations.ts";
-import type { DenseProvider, EmbedReport, Role } from "./provider.ts";
+import { type DenseProvider, embedWithReport, type Role } from "./provider.ts";
 import { eachLine } from "../oracle/_child_process.ts";
 
 interface InMessage {
@@ -62,9 +62,7 @@ async function handle(message: InMessage): Promise<void> {
     if (!provider) throw new Error("embed before init");
     const texts = message.texts!;
     const role = message.role!;
-    const report: EmbedReport = provider.embedReport
-      ? await provider.embedReport(texts, role)
-      : { vectors: await provider.embed(texts, role), truncated: [] };
+    const report = await embedWithReport(provider, texts, role);
     await send({ t: "vectors", id, ...packVectors(report.vectors), truncated: report.truncated });
   } catch (e) {
     await send({ t: "error", id, message: (e as Error).message.split("\n")[0] });

@@ -22,17 +22,23 @@
 import { join } from "node:path";
 import { pick, readTableRows } from "../io/arrow_table.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
+import { fileExists } from "../io/file_exists.ts";
 import { cacheDir, tablePath } from "../io/paths.ts";
 import { TASKS } from "../tables/schema.ts";
 import { batchDigest, keyItems, planBatches, type PlannedBatch } from "./batch_plan.ts";
 import { type Invocation, invocationFor } from "./invocations.ts";
-import type { DenseProvider } from "./provider.ts";
+import { type DenseProvider, embedWithReport } from "./provider.ts";
 import { isSparse, providerEntry, providerFor, type ProviderOptions } from "./registry.ts";
 import { decodeSegment, encodeSegment, openVectorCache, type VectorCache } from "./vector_cache.ts";
 
 /** Folder of one config's prefetched batches. */
 export function prefetchDir(config: string): string {
   return join(cacheDir(), "prefetch", config);
+}
+
+/** Where a prefetch keeps one batch of a config. */
+function segmentPath(config: string, batch: PlannedBatch): string {
+  return join(prefetchDir(config), `${batchDigest(batch)}.seg`);
 }
 
 /** Options of {@link prefetchQueries}. */
@@ -79,12 +85,10 @@ export async function prefetchQueries(options: PrefetchOptions): Promise<Record<
   }));
   for (const inv of invs) {
     const cache = await openVectorCache(inv.name);
-    const dir = prefetchDir(inv.name);
-    await Deno.mkdir(dir, { recursive: true });
     const todo: PlannedBatch[] = [];
     for (const batch of planBatches(inv, keyItems(inv, raw)).batches) {
       if (batch.part.every((p) => cache.get(p.key))) continue;
-      if (await exists(join(dir, `${batchDigest(batch)}.seg`))) continue;
+      if (await fileExists(segmentPath(inv.name, batch))) continue;
       todo.push(batch);
     }
     done[inv.name] = 0;
@@ -92,13 +96,11 @@ export async function prefetchQueries(options: PrefetchOptions): Promise<Record<
     const provider = await providerFor(inv, options.provider) as DenseProvider;
     for (const batch of todo) {
       const texts = batch.part.map((p) => p.text);
-      const { vectors, truncated } = provider.embedReport
-        ? await provider.embedReport(texts, batch.role)
-        : { vectors: await provider.embed(texts, batch.role), truncated: [] };
+      const { vectors, truncated } = await embedWithReport(provider, texts, batch.role);
       const keys = batch.part.map((p) => p.key);
       const bytes = encodeSegment(keys, vectors, new Date().toISOString(), truncated);
       // Atomic: a process stopped mid-write leaves no segment to adopt.
-      await atomicWrite(join(dir, `${batchDigest(batch)}.seg`), bytes);
+      await atomicWrite(segmentPath(inv.name, batch), bytes);
       done[inv.name] += texts.length;
       options.onBatch?.(inv.name, texts.length);
     }
@@ -120,7 +122,7 @@ export async function adoptPrefetched(
   const remaining: PlannedBatch[] = [];
   let texts = 0;
   for (const batch of todo) {
-    const path = join(prefetchDir(config), `${batchDigest(batch)}.seg`);
+    const path = segmentPath(config, batch);
     let seg: ReturnType<typeof decodeSegment> | undefined;
     try {
       seg = decodeSegment(await Deno.readFile(path));
@@ -138,16 +140,6 @@ export async function adoptPrefetched(
     texts += keys.length;
   }
   return { remaining, texts };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return false;
-    throw e;
-  }
 }
 
 if (import.meta.main) {

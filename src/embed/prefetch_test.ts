@@ -76,6 +76,18 @@ async function fileContent(out: string): Promise<unknown> {
   };
 }
 
+/** The embed stage on the tiny config, in-process; its result for that config. */
+async function embedTiny(table: string) {
+  const { configs: [result] } = await runEmbedStage({
+    configs: ["tiny"],
+    quiet: true,
+    invocationsPath: table,
+    provider: { env },
+    workers: 1,
+  });
+  return result;
+}
+
 /** Embed with or without a prefetch first; the file's content and the stage's counts. */
 async function run(dropped: number[], prefetch: boolean) {
   const { out, table } = await setup(dropped);
@@ -88,13 +100,7 @@ async function run(dropped: number[], prefetch: boolean) {
     });
     fetched = done.tiny;
   }
-  const { configs: [result] } = await runEmbedStage({
-    configs: ["tiny"],
-    quiet: true,
-    invocationsPath: table,
-    provider: { env },
-    workers: 1,
-  });
+  const result = await embedTiny(table);
   const content = await fileContent(out);
   return { out, fetched, result, content };
 }
@@ -145,13 +151,7 @@ Deno.test("a damaged or foreign prefetched segment is passed over, not adopted",
     const first = await Deno.readFile(join(dir, names[0]));
     await Deno.writeFile(join(dir, names[0]), first.subarray(0, first.length - 9));
     await Deno.copyFile(join(dir, names[2]), join(dir, names[1]));
-    const { configs: [result] } = await runEmbedStage({
-      configs: ["tiny"],
-      quiet: true,
-      invocationsPath: table,
-      provider: { env },
-      workers: 1,
-    });
+    const result = await embedTiny(table);
     strictEqual(result.prefetched, 7 - sizes[0] - sizes[1]);
     strictEqual(result.embedded! + result.prefetched!, 10);
     assertEquals(await fileContent(out), plain.content);

@@ -30,6 +30,20 @@ export interface DenseProvider {
   embedReport?(texts: string[], role: Role): Promise<EmbedReport>;
 }
 
+/**
+ * A dense provider's vectors for `texts` with the inputs it truncated: its
+ * `embedReport` when it has one, else its vectors and none truncated.
+ */
+export async function embedWithReport(
+  provider: DenseProvider,
+  texts: string[],
+  role: Role,
+): Promise<EmbedReport> {
+  return provider.embedReport
+    ? await provider.embedReport(texts, role)
+    : { vectors: await provider.embed(texts, role), truncated: [] };
+}
+
 /** A sparse/lexical retriever scoring every query against every document. */
 export interface SparseProvider {
   kind: "sparse";

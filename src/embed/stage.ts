@@ -5,7 +5,7 @@ import { embeddingsDir, tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { UserError } from "../io/user_error.ts";
 import { type Invocation, invocationFor } from "./invocations.ts";
-import type { DenseProvider, Role } from "./provider.ts";
+import { type DenseProvider, embedWithReport, type Role } from "./provider.ts";
 import { isSparse, missingRequirements, providerFor, type ProviderOptions } from "./registry.ts";
 import { openVectorCache } from "./vector_cache.ts";
 import { keyItems, planBatches, type PlannedBatch } from "./batch_plan.ts";
@@ -206,9 +206,7 @@ async function embedConfig(
       // One cache segment per batch: a kill loses at most the batch in flight.
       for (const { role, part } of todo) {
         const texts = part.map((p) => p.text);
-        const { vectors, truncated } = provider.embedReport
-          ? await provider.embedReport(texts, role)
-          : { vectors: await provider.embed(texts, role), truncated: [] };
+        const { vectors, truncated } = await embedWithReport(provider, texts, role);
         await cache.putBatch(part.map((p) => p.key), vectors, truncated);
         bar.tick(part.reduce((n, it) => n + it.length, 0));
       }

@@ -1,6 +1,7 @@
 import { basename, join } from "node:path";
 import { jsonlLines } from "../sources/jsonl_lines.ts";
 import { BundleError, type BundleProblem } from "./bundle_problem.ts";
+import { fileExists } from "../io/file_exists.ts";
 import {
   isId,
   isObject,
@@ -200,7 +201,7 @@ export async function readBundle(dir: string): Promise<Bundle> {
     const places = [rel, ROOT_FALLBACK[key]].filter((p): p is string => p !== undefined);
     let found: string | null = null;
     for (const place of places) {
-      if (await exists(join(root, place))) {
+      if (await fileExists(join(root, place))) {
         found = join(root, place);
         break;
       }
@@ -237,16 +238,6 @@ export async function readBundle(dir: string): Promise<Bundle> {
   };
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return false;
-    throw e;
-  }
-}
-
 /** Every file under `dir` with the given ending, as paths relative to `dir`, sorted. */
 async function filesUnder(dir: string, ending: string, prefix = ""): Promise<string[]> {
   const out: string[] = [];
@@ -272,7 +263,7 @@ async function findEmbeddings(
   report: Report,
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  if (!(await exists(dir))) return out;
+  if (!(await fileExists(dir))) return out;
   const names = (run: ReleasedRun): string[] => {
     const id = run.model;
     const tail = id.includes("/") ? id.slice(id.lastIndexOf("/") + 1) : id;

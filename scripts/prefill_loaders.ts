@@ -16,9 +16,10 @@
  * Usage: deno run -A scripts/prefill_loaders.ts [--root docs]
  * (run with the environment the loaders would get: EXECRET_OUT, …).
  */
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { captureOutput } from "../loaders/_stdout.ts";
+import { atomicWrite } from "../src/io/atomic_write.ts";
 
 /** A loader's file name: `<name>.<ext>.ts`, serving `<name>.<ext>`. */
 const LOADER = /^[^.]+\.[a-z0-9]+\.ts$/;
@@ -61,18 +62,13 @@ export async function prefillLoaders(
     } finally {
       captureOutput(undefined);
     }
-    const target = cachePathOf(root, loader);
-    await Deno.mkdir(dirname(target), { recursive: true });
-    const temp = `${target}.${Deno.pid}`;
-    const file = await Deno.open(temp, { write: true, create: true, truncate: true });
-    try {
-      for (const c of chunks) {
-        for (let w = 0; w < c.length;) w += await file.write(c.subarray(w));
-      }
-    } finally {
-      file.close();
+    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.length;
     }
-    await Deno.rename(temp, target);
+    await atomicWrite(cachePathOf(root, loader), bytes);
     filled.push(loader);
   }
   return { filled, failed };

@@ -85,6 +85,29 @@ export const op = {
   f32x4RelaxedMadd: [0xfd, ...uleb(0x105)],
 };
 
+/** `a + b` of two i32 expressions. */
+export const i32Sum = (a: number[], b: number[]): number[] => [...a, ...b, ...op.i32Add];
+/** `a * b` of two i32 expressions. */
+export const i32Product = (a: number[], b: number[]): number[] => [...a, ...b, ...op.i32Mul];
+/** The smaller (signed) of two i32 expressions, each evaluated twice. */
+export const i32Min = (a: number[], b: number[]): number[] => [
+  ...a,
+  ...b,
+  ...a,
+  ...b,
+  ...op.i32LtS,
+  ...op.select,
+];
+
+/**
+ * The f32 sum of a v128 local's four lanes as (l0 + l1) + (l2 + l3): the one
+ * lane order of the kernels' scores (dot_kernel.ts, gather_kernel.ts).
+ */
+export function f32x4LaneSum(v: number): number[] {
+  const lane = (l: number) => [...op.get(v), ...op.f32x4ExtractLane(l)];
+  return [...lane(0), ...lane(1), ...op.f32Add, ...lane(2), ...lane(3), ...op.f32Add, ...op.f32Add];
+}
+
 /** One exported function: its signature, extra locals (grouped by type) and body. */
 export interface FunctionDef {
   exportName: string;

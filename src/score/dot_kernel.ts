@@ -1,4 +1,14 @@
-import { type FunctionDef, I32, moduleBytes, op, V128 } from "./_wasm_emit.ts";
+import {
+  f32x4LaneSum,
+  type FunctionDef,
+  I32,
+  i32Min,
+  i32Product,
+  i32Sum,
+  moduleBytes,
+  op,
+  V128,
+} from "./_wasm_emit.ts";
 
 /**
  * Dot products of every query vector with every document vector, by a
@@ -19,7 +29,7 @@ import { type FunctionDef, I32, moduleBytes, op, V128 } from "./_wasm_emit.ts";
  * machines, which would break byte-identical tables across hosts).
  */
 
-const CHUNK_BYTES = 2048; // bytes of one row per dimension chunk: (MR + NR) rows × 2 KiB in L1
+export const CHUNK_BYTES = 2048; // bytes of one row per dimension chunk: (MR + NR) rows × 2 KiB in L1
 const DB = 128; // documents per block: 128 × 2 KiB = 256 KiB in L2
 /** Register tile: MR query rows × NR documents, MR · NR accumulators. */
 export const MR = 2;
@@ -44,24 +54,10 @@ function kernel(relaxed: boolean, elem: Elem = "f32"): FunctionDef {
   const rows = Array.from({ length: MR }, (_, i) => i),
     cols = Array.from({ length: NR }, (_, j) => j);
   const { get, set, tee, i32 } = op;
-  const min = (a: number[], b: number[]) => [...a, ...b, ...a, ...b, ...op.i32LtS, ...op.select];
-  const mul = (a: number[], b: number[]) => [...a, ...b, ...op.i32Mul];
-  const add = (a: number[], b: number[]) => [...a, ...b, ...op.i32Add];
+  const min = i32Min, mul = i32Product, add = i32Sum;
   const hsum = (v: number) =>
     elem === "f32"
-      ? [
-        ...get(v),
-        ...op.f32x4ExtractLane(0),
-        ...get(v),
-        ...op.f32x4ExtractLane(1),
-        ...op.f32Add,
-        ...get(v),
-        ...op.f32x4ExtractLane(2),
-        ...get(v),
-        ...op.f32x4ExtractLane(3),
-        ...op.f32Add,
-        ...op.f32Add,
-      ]
+      ? f32x4LaneSum(v)
       : [...get(v), ...op.f64x2ExtractLane(0), ...get(v), ...op.f64x2ExtractLane(1), ...op.f64Add];
   const madd = (a: number, x: number, y: number) =>
     elem === "f64"

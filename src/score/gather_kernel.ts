@@ -1,4 +1,15 @@
-import { type FunctionDef, I32, moduleBytes, op, V128 } from "./_wasm_emit.ts";
+import {
+  f32x4LaneSum,
+  type FunctionDef,
+  I32,
+  i32Min,
+  i32Product,
+  i32Sum,
+  moduleBytes,
+  op,
+  V128,
+} from "./_wasm_emit.ts";
+import { CHUNK_BYTES } from "./dot_kernel.ts";
 
 /**
  * The dot products of one query with a few documents stored as plain rows,
@@ -11,8 +22,8 @@ import { type FunctionDef, I32, moduleBytes, op, V128 } from "./_wasm_emit.ts";
  * re-scorer copies each chosen row with one `set` instead of interleaving it.
  */
 
-/** Dimensions per chunk: dot_kernel.ts's CHUNK_BYTES (2 KiB) of float32. */
-const KC = 512;
+/** Dimensions per chunk: dot_kernel.ts's chunk of float32, whose order this must follow. */
+const KC = CHUNK_BYTES / 4;
 /** Documents per pass (independent accumulators). */
 export const GATHER_ROWS = 4;
 
@@ -25,22 +36,7 @@ function gatherKernel(): FunctionDef {
   // v128 locals
   const acc = [15, 16, 17, 18], qv = 19;
   const { get, set, tee, i32 } = op;
-  const add = (x: number[], y: number[]) => [...x, ...y, ...op.i32Add];
-  const mul = (x: number[], y: number[]) => [...x, ...y, ...op.i32Mul];
-  const min = (x: number[], y: number[]) => [...x, ...y, ...x, ...y, ...op.i32LtS, ...op.select];
-  const hsum = (v: number) => [
-    ...get(v),
-    ...op.f32x4ExtractLane(0),
-    ...get(v),
-    ...op.f32x4ExtractLane(1),
-    ...op.f32Add,
-    ...get(v),
-    ...op.f32x4ExtractLane(2),
-    ...get(v),
-    ...op.f32x4ExtractLane(3),
-    ...op.f32Add,
-    ...op.f32Add,
-  ];
+  const add = i32Sum, mul = i32Product, min = i32Min, hsum = f32x4LaneSum;
   const inner = [
     ...op.loop,
     ...add(get(q), get(kb)),

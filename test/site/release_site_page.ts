@@ -19,6 +19,7 @@ import { sha256Hex } from "../../src/io/hash.ts";
 import { launchChromium } from "../../src/report/browser.ts";
 import { fmt, fmtPct } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
+import { pagesAhead } from "./pages_ahead.ts";
 
 type Row = Record<string, unknown>;
 const WAIT = { timeout: 120_000 };
@@ -96,25 +97,11 @@ export async function checkReleaseSite(t: Deno.TestContext, out: string): Promis
     const server = serveSite(join(out, "site"));
     servers.push(server);
     browser = await launchChromium();
-    // A step's page starts loading while the step before it runs, one page
-    // ahead (as in test/site/site_test.ts): most of a load is DuckDB-wasm,
-    // which the previous page's checks need not wait for.
-    const order = ["/", "/leaderboard", "/significance", "/gap", "/benchmark"];
-    const loading = new Map<string, Promise<Page>>();
-    const start = (path: string): Promise<Page> => {
-      if (!loading.has(path)) {
-        const page = open(browser!, server.url, path, problems);
-        page.catch(() => {}); // its step awaits it and reports a failure
-        loading.set(path, page);
-      }
-      return loading.get(path)!;
-    };
-    const openAhead = (path: string): Promise<Page> => {
-      const page = start(path);
-      const next = order[order.indexOf(path) + 1];
-      if (next !== undefined) start(next);
-      return page;
-    };
+    // Each step's page loads while the step before it runs (pages_ahead.ts).
+    const openAhead = pagesAhead(
+      ["/", "/leaderboard", "/significance", "/gap", "/benchmark"],
+      (path) => open(browser!, server.url, path, problems),
+    );
 
     await t.step(
       "Overview: the headline regenerated from the released systems, and the status line",

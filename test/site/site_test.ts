@@ -20,6 +20,7 @@ import { buildSite } from "../../scripts/build_site.ts";
 import config from "../../observablehq.config.ts";
 import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
 import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
+import { pagesAhead } from "./pages_ahead.ts";
 
 type Row = Record<string, unknown>;
 // Generous: on a busy 2-core CI box DuckDB-wasm and the charts can take a while.
@@ -62,6 +63,10 @@ Deno.test({
       env: { EXECRET_OUT: out, EXECRET_SITE_OUT: siteDir, EXECRET_SITE_READ_ONLY: "1" },
     });
     assertEquals(built.code, 0, built.output.slice(-3000));
+    // Framework found every loader's output already made (scripts/prefill_loaders.ts)
+    // and started no loader of its own.
+    ok(/\[fresh\]/.test(built.output), built.output.slice(-3000));
+    ok(!/\[(missing|stale)\]/.test(built.output), built.output.slice(-3000));
 
     const tables = async <T = Row>(name: string) =>
       await readRows<T>(join(out, "tables", `${name}.arrow`));
@@ -106,30 +111,13 @@ Deno.test({
       await page.goto(server.url + path);
       return page;
     };
-    // The pages in the order the steps check them. A step's page starts
-    // loading while the step before it runs, one page ahead: most of a load
-    // is Chromium compiling DuckDB-wasm and the page's cells querying it,
-    // which the previous page's checks need not wait for. Each page is
-    // recorded from its first request, whenever that is.
-    const order = [
+    // The pages in the order the steps check them, each loading while the
+    // step before it runs (pages_ahead.ts); each page is recorded from its
+    // first request, whenever that is.
+    const open = pagesAhead([
       ...CHECKED_ALONE,
       ...config.pages.map((p) => p.path).filter((p) => !CHECKED_ALONE.includes(p)),
-    ];
-    const loading = new Map<string, Promise<Page>>();
-    const start = (path: string): Promise<Page> => {
-      if (!loading.has(path)) {
-        const page = load(path);
-        page.catch(() => {}); // its step awaits it and reports a failure
-        loading.set(path, page);
-      }
-      return loading.get(path)!;
-    };
-    const open = (path: string): Promise<Page> => {
-      const page = start(path);
-      const next = order[order.indexOf(path) + 1];
-      if (next !== undefined) start(next);
-      return page;
-    };
+    ], load);
     /** Once every cell has displayed: no cell error, no raw null/undefined/NaN in the text. */
     const noCellErrors = async (page: Page, path: string) => {
       await page.waitForFunction("!document.querySelector('observablehq-loading')", null, WAIT);

@@ -51,6 +51,11 @@ export interface PrefetchOptions {
   provider?: ProviderOptions;
   /** Called after each batch is stored. */
   onBatch?: (config: string, texts: number) => void;
+  /**
+   * Asked after each batch is embedded, before it is stored: when it says
+   * yes, nothing more is written and the call returns.
+   */
+  abandoned?: () => boolean;
 }
 
 /**
@@ -97,6 +102,7 @@ export async function prefetchQueries(options: PrefetchOptions): Promise<Record<
     for (const batch of todo) {
       const texts = batch.part.map((p) => p.text);
       const { vectors, truncated } = await embedWithReport(provider, texts, batch.role);
+      if (options.abandoned?.()) return done;
       const keys = batch.part.map((p) => p.key);
       const bytes = encodeSegment(keys, vectors, new Date().toISOString(), truncated);
       // Atomic: a process stopped mid-write leaves no segment to adopt.
@@ -145,10 +151,15 @@ export async function adoptPrefetched(
 if (import.meta.main) {
   // A parent killed mid-oracle (SIGKILL leaves no chance to stop us) must not
   // leave this process embedding for nobody: exit once it is re-parented.
+  // The timer cannot fire during a batch, and at nice 19 on a busy machine a
+  // batch can take a minute: so a batch finished after the parent died is
+  // not written either (the parent's folder may be being removed by then).
   const parent = Deno.ppid;
-  Deno.unrefTimer(setInterval(() => Deno.ppid !== parent && Deno.exit(0), 1000));
+  const orphaned = () => Deno.ppid !== parent;
+  Deno.unrefTimer(setInterval(() => orphaned() && Deno.exit(0), 1000));
   await prefetchQueries({
     configs: Deno.args,
     onBatch: (config, texts) => console.log(JSON.stringify({ config, texts })),
+    abandoned: orphaned,
   });
 }

@@ -160,3 +160,22 @@ Deno.test("a damaged or foreign prefetched segment is passed over, not adopted",
     await Deno.remove(out, { recursive: true });
   }
 });
+
+Deno.test("a prefetch abandoned mid-batch stores nothing more", async () => {
+  const { out, table } = await setup([]);
+  try {
+    let asked = 0;
+    // Abandoned once the second batch is embedded: only the first is stored.
+    const done = await prefetchQueries({
+      configs: ["tiny"],
+      invocationsPath: table,
+      provider: { env },
+      abandoned: () => ++asked === 2,
+    });
+    strictEqual(asked, 2);
+    strictEqual(done.tiny, 2);
+    strictEqual([...Deno.readDirSync(prefetchDir("tiny"))].length, 1);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});

@@ -74,13 +74,26 @@ export function serveSite(dir: string, options: ServeOptions = {}): SiteServer {
         ? [join(dir, rel, "index.html")]
         : [join(dir, rel), join(dir, `${rel}.html`)];
       for (const file of candidates) {
+        let handle: Deno.FsFile;
         try {
-          const body = await Deno.readFile(file);
-          const type = TYPES[extname(file)] ?? "application/octet-stream";
-          return new Response(body, { headers: { "content-type": type } });
+          handle = await Deno.open(file);
         } catch {
-          // try the next candidate
+          continue; // try the next candidate
         }
+        const info = await handle.stat();
+        if (!info.isFile) {
+          handle.close();
+          continue;
+        }
+        // Streamed from the file: Deno.serve sends a whole-file Uint8Array
+        // body ~20× slower (DuckDB-wasm's 35 MB took 0.6 s against 0.03 s),
+        // and every site page that queries DuckDB fetches it.
+        return new Response(handle.readable, {
+          headers: {
+            "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+            "content-length": String(info.size),
+          },
+        });
       }
       return new Response("not found", { status: 404 });
     },

@@ -15,6 +15,10 @@ Deno.test("serveSite serves the site under its base path only, as GitHub Pages d
   await Deno.writeTextFile(join(dir, "sql.html"), "sql page");
   await Deno.mkdir(join(dir, "_file"));
   await Deno.writeTextFile(join(dir, "_file", "t.arrow"), "table");
+  // A folder named as a page's clean URL does not hide the page.
+  await Deno.mkdir(join(dir, "sql"));
+  const wasm = new Uint8Array(3 << 20).map((_, i) => (i * 7919) & 255);
+  await Deno.writeFile(join(dir, "_file", "big.wasm"), wasm);
   const server = serveSite(dir, { base: "execret-kit" });
   const origin = new URL(server.url).origin;
   try {
@@ -23,6 +27,13 @@ Deno.test("serveSite serves the site under its base path only, as GitHub Pages d
     assertEquals(await get(`${server.url}/sql`), [200, "sql page"]);
     assertEquals(await get(`${server.url}/sql.html`), [200, "sql page"]);
     assertEquals(await get(`${server.url}/_file/t.arrow`), [200, "table"]);
+    const big = await fetch(`${server.url}/_file/big.wasm`);
+    assertEquals(
+      [big.headers.get("content-type"), big.headers.get("content-length")],
+      ["application/wasm", String(wasm.length)],
+    );
+    assertEquals(new Uint8Array(await big.arrayBuffer()), wasm);
+    assertEquals((await get(`${server.url}/sql/`))[0], 404);
     assertEquals(await get(server.url), [301, `${origin}/execret-kit/`]);
     // Outside the base: what an absolute link would reach on a project site.
     assertEquals((await get(`${origin}/sql`))[0], 404);

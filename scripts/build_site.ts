@@ -15,6 +15,10 @@
  *    fails (checked by test/site/offline_guard_test.ts). With internet the
  *    build is the same, since every file it needs is already in the cache.
  *
+ * All four hold `<root>/.observablehq/build.lock` (scripts/build_lock.ts):
+ * two builds of one checkout at once, say of two runs' out folders, wait for
+ * each other instead of clearing each other's loader outputs.
+ *
  * The data loaders run as child processes with their own permissions (see
  * `interpreters` in observablehq.config.ts).
  *
@@ -27,6 +31,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { pinnedVersion } from "../src/io/pinned_version.ts";
+import { withBuildLock } from "./build_lock.ts";
 import { fillFrameworkCache } from "./fill_framework_cache.ts";
 import { loaderFiles } from "./prefill_loaders.ts";
 
@@ -90,11 +95,24 @@ export interface BuildOptions {
   quiet?: boolean;
 }
 
-/** Build the site; resolves to Framework's exit code (and its output when quiet). */
-export async function buildSite(
-  options: BuildOptions = {},
-): Promise<{ code: number; output: string }> {
+/**
+ * Build the site; resolves to Framework's exit code (and its output when
+ * quiet). Builds of one root run one at a time (build_lock.ts): they share
+ * its cache of loader outputs.
+ */
+export function buildSite(options: BuildOptions = {}): Promise<{ code: number; output: string }> {
   const root = options.root ?? "docs";
+  return withBuildLock(
+    root,
+    () => buildUnlocked(root, options),
+    () => console.error(`site: waiting for another build of ${root}/ to finish`),
+  );
+}
+
+async function buildUnlocked(
+  root: string,
+  options: BuildOptions,
+): Promise<{ code: number; output: string }> {
   // Telemetry off: Framework would otherwise post usage events (a network request).
   const env: Record<string, string> = {
     ...options.env,

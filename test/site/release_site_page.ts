@@ -13,7 +13,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { readRows } from "../../src/io/arrow_table.ts";
 import { sha256Hex } from "../../src/io/hash.ts";
 import { launchChromium } from "../../src/report/browser.ts";
@@ -52,7 +52,7 @@ export async function alterReleasedExec1(bundle: string, file: string): Promise<
 
 /** Open `path` on the served site, recording console and page errors and failed requests. */
 async function open(
-  browser: Browser,
+  browser: Browser | BrowserContext,
   url: string,
   path: string,
   problems: string[],
@@ -97,10 +97,12 @@ export async function checkReleaseSite(t: Deno.TestContext, out: string): Promis
     const server = serveSite(join(out, "site"));
     servers.push(server);
     browser = await launchChromium();
+    // One context for every page, sharing its HTTP cache (see site_test.ts).
+    const context = await browser.newContext();
     // Each step's page loads while the step before it runs (pages_ahead.ts).
     const openAhead = pagesAhead(
       ["/", "/leaderboard", "/significance", "/gap", "/benchmark"],
-      (path) => open(browser!, server.url, path, problems),
+      (path) => open(context, server.url, path, problems),
     );
 
     await t.step(

@@ -1,97 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { join } from "node:path";
 import { createPool, type OraclePool, type Runtime } from "./pool.ts";
-import type { Outcome } from "./outcome.ts";
 import { processCpuSeconds } from "./_child_process.ts";
-
-interface Snippet {
-  name: string;
-  setup?: string;
-  code: string;
-  tests: string[];
-  expect: string[];
-}
-
-const FIXTURES = new URL("../../test/fixtures/oracle/", import.meta.url);
-
-function load(name: string): Snippet[] {
-  return JSON.parse(Deno.readTextFileSync(new URL(name, FIXTURES))).snippets;
-}
-
-function matches(outcome: Outcome, expected: string): boolean {
-  return expected.split("|").some((e) =>
-    e === outcome || (e === "ERROR:*" && outcome.startsWith("ERROR:"))
-  );
-}
-
-const NORMAL = {
-  setup: "",
-  code: "def add(a, b):\n    return a + b\n",
-  tests: ["assert add(1, 2) == 3", "assert add(1, 1) == 3"],
-};
-
-async function hostileRun(runtime: Runtime): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "execret_oracle_" });
-  const marker = join(dir, "marker");
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  let connections = 0;
-  const accepting = (async () => {
-    for await (const conn of listener) {
-      connections++;
-      conn.close();
-    }
-  })();
-  const port = (listener.addr as Deno.NetAddr).port;
-  const project = new URL("../../deno.json", import.meta.url).pathname;
-  const fill = (s: string) =>
-    s.replaceAll("{{MARKER}}", marker).replaceAll("{{PORT}}", String(port))
-      .replaceAll("{{PROJECT_FILE}}", project);
-  const pool = await createPool({
-    runtime,
-    workers: 1,
-    // The run's own default: at 300 ms, touching memory_growth's fresh 10 MB
-    // pages on a loaded VM sometimes took longer than the timeout.
-    timeoutMs: 1000,
-    memoryLimitBytes: 64 * 1024 * 1024,
-  });
-  const failures: string[] = [];
-  try {
-    // One worker, one snippet at a time: later snippets check that earlier
-    // ones left no trace in the worker.
-    for (const s of load("hostile.json")) {
-      const outcomes = await pool.run({
-        setup: fill(s.setup ?? ""),
-        code: fill(s.code),
-        tests: s.tests.map(fill),
-      });
-      const got = outcomes.map((o) => o.outcome);
-      const good = got.length === s.expect.length && got.every((o, i) => matches(o, s.expect[i]));
-      if (!good) {
-        failures.push(
-          `${s.name}: got ${JSON.stringify(got)}, expected ${JSON.stringify(s.expect)}`,
-        );
-      }
-    }
-    assertEquals(failures, []);
-    // The pool still answers a normal job.
-    const after = await pool.run(NORMAL);
-    assertEquals(after.map((o) => o.outcome), ["pass", "FAIL"]);
-    const stats = pool.stats();
-    ok(stats.kills >= 1, `expected hard kills, got ${JSON.stringify(stats)}`);
-    if (runtime === "pyodide") {
-      ok(stats.recycles >= 1, `expected a recycle: ${JSON.stringify(stats)}`);
-    }
-  } finally {
-    pool.close();
-    listener.close();
-    await accepting.catch(() => {});
-  }
-  assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), [], "a snippet wrote a file");
-  await Deno.remove(dir, { recursive: true });
-  assertEquals(connections, 0, "a snippet reached the loopback server");
-}
-
-const options = { sanitizeOps: false, sanitizeResources: false };
+import { load, NORMAL, options } from "./_pool_fixtures.ts";
 
 /** How long a Pyodide worker took to start in the test before (ms), under the load of then. */
 let recentBootMs: number | undefined;
@@ -102,17 +12,6 @@ async function bootTime(): Promise<number> {
   probe.close();
   return probe.stats().startMs;
 }
-
-Deno.test({
-  name: "hostile snippets get outcomes and leave no trace (native)",
-  ...options,
-  fn: () => hostileRun("native"),
-});
-Deno.test({
-  name: "hostile snippets get outcomes and leave no trace (pyodide)",
-  ...options,
-  fn: () => hostileRun("pyodide"),
-});
 
 Deno.test({
   name: "both runtimes give the same outcomes on the shared corpus",

@@ -30,42 +30,22 @@ check: deps
 	$(DENO) lint
 	$(DENO) check --doc src/ loaders/ test/ scripts/ examples/ docs/data/ observablehq.config.ts
 
-# Test files share one process under `deno test --parallel`, and with it the
-# environment (EXECRET_OUT, EXECRET_MIRROR) that tests set: so each suite runs
-# its files one after another, in processes side by side. Three processes on
-# two cores, since many tests wait on timeouts, worker boots and browsers:
-# the pipeline suite (the CPU-heavy runs of test/pipeline), the first half of
-# the fast suite, and the second half followed by the site suite (test/site:
-# mostly waiting on Chromium). Their child processes inherit their process's
-# environment, which no test of those two suites sets. Site builds of one
-# checkout wait for each other (scripts/build_lock.ts: they share Framework's
-# loader cache under docs/.observablehq), so the two suites' builds may meet.
-# The fast suite is everything else, every @example block included:
-# test/docs/doc_examples_run_test.ts runs them all in one process (`deno test
-# --doc` would start an isolate per snippet, a minute of CPU), and `check
-# --doc` type-checks them. It runs as one module, test/fast_suite.ts, which
-# imports every test file outside SLOW_TESTS (test/fast_suite_files.ts):
-# `deno test` starts a fresh isolate per test module, ~0.3 CPU-s each, and the
-# fast suite has ~125 of them.
-# --no-check: `check` type-checks every test module (src/, loaders/, test/,
-# scripts/ and examples/ hold them all), and Deno does not reuse that check
-# for other roots, so `deno test` would type-check them all again in each
-# process. `make unit` alone therefore does not type-check: `make test`
-# (or `check`) does. A test file in a new folder needs that folder in `check`.
-TEST := $(DENO) test --allow-all --unstable-worker-options --cached-only --no-check
-SITE_TESTS := test/site
-PIPELINE_TESTS := test/pipeline
-SLOW_TESTS := $(SITE_TESTS) $(PIPELINE_TESTS)
-
+# Every test, as jobs run three at a time, each a `deno test` process of its
+# own with its log in out/test-<job>.log: the fast suite in shards and the
+# longest files alone, longest first (test/run_unit.ts says why and which).
+# The fast suite is every test file no job names, every @example block
+# included: test/docs/doc_examples_run_test.ts runs them all in one process
+# (`deno test --doc` would start an isolate per snippet, a minute of CPU), and
+# `check --doc` type-checks them. It runs as one module, test/fast_suite.ts
+# (test/fast_suite_files.ts): `deno test` starts a fresh isolate per test
+# module, ~0.3 CPU-s each, and the fast suite has ~120 of them.
+# The jobs run with --no-check: `check` type-checks every test module (src/,
+# loaders/, test/, scripts/ and examples/ hold them all), and Deno does not
+# reuse that check for other roots, so each job would type-check them again.
+# `make unit` alone therefore does not type-check: `make test` (or `check`)
+# does. A test file in a new folder needs that folder in `check`.
 unit: deps
-	@mkdir -p out
-	@EXECRET_TEST_SHARD=0/2 $(TEST) test/fast_suite.ts > out/test-fast-0.log 2>&1 & fast0=$$!; \
-	{ EXECRET_TEST_SHARD=1/2 $(TEST) test/fast_suite.ts > out/test-fast-1.log 2>&1; fast1=$$?; \
-	  $(TEST) $(SITE_TESTS) > out/test-site.log 2>&1; exit $$(( fast1 || $$? )); } & rest=$$!; \
-	$(TEST) $(PIPELINE_TESTS) > out/test-pipeline.log 2>&1; pipeline=$$?; \
-	wait $$fast0; fast0=$$?; wait $$rest; rest=$$?; \
-	cat out/test-fast-0.log out/test-fast-1.log out/test-site.log out/test-pipeline.log; \
-	exit $$(( fast0 || rest || pipeline ))
+	@$(DENO) run --allow-all --cached-only test/run_unit.ts
 
 # Chromium first (scripts/ensure_chromium.sh installs it when it can): when it
 # is missing and cannot be installed, one line says what to install and

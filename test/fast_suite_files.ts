@@ -9,18 +9,19 @@
  *
  * The files: every test file `deno test` would find under the project
  * (`*_test.ts`, `*.test.ts`, `test.ts`, and their js/tsx variants), outside
- * the folders deno.json excludes and outside the slow suite's folders (the
- * Makefile's SLOW_TESTS), in path order, as `deno test` orders them.
+ * the folders deno.json excludes and outside the files and folders that run
+ * as `make unit` jobs of their own (test/run_unit.ts), in path order, as
+ * `deno test` orders them.
  *
  * @module
  */
 import { join, relative } from "node:path";
+import { OWN_JOB_PATHS } from "./run_unit.ts";
 
 export const ROOT = new URL("../", import.meta.url).pathname;
-/** The slow suite's folders (the Makefile's SLOW_TESTS), then what deno.json excludes, and git's folder. */
+/** What runs as jobs of its own (test/run_unit.ts), then what deno.json excludes, and git's folder. */
 export const SKIP = new Set([
-  "test/site",
-  "test/pipeline",
+  ...OWN_JOB_PATHS,
   "out",
   "node_modules",
   ".tools",

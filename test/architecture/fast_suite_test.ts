@@ -1,23 +1,19 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { fastSuiteFiles, ROOT, shardOf, SKIP } from "../fast_suite_files.ts";
+import { fastSuiteFiles, ROOT, shardOf } from "../fast_suite_files.ts";
+import { FAST_SUITE, OWN_JOB_PATHS, UNIT_JOBS } from "../run_unit.ts";
 
-Deno.test("the fast suite runs every test file outside the slow suite's folders", async () => {
+Deno.test("make unit runs every committed test file in exactly one job", async () => {
   const files = fastSuiteFiles();
   ok(files.includes("test/architecture/fast_suite_test.ts"));
   ok(files.includes("src/score/two_path_scores_test.ts"));
-  ok(!files.some((f) => f.startsWith("test/site/") || f.startsWith("test/pipeline/")));
-  // The slow suite's folders are the Makefile's SLOW_TESTS.
+  // The files of the jobs of their own are not in the fast suite, and exist.
+  for (const path of OWN_JOB_PATHS) {
+    ok(!files.some((f) => f === path || f.startsWith(`${path}/`)), path);
+    ok(await Deno.stat(`${ROOT}${path}`).then(() => true, () => false), `${path} is missing`);
+  }
+  ok(UNIT_JOBS.some((j) => j.paths.includes(FAST_SUITE)));
   const make = await Deno.readTextFile(`${ROOT}Makefile`);
-  const variable = (name: string): string[] =>
-    (make.match(new RegExp(`^${name} := (.+)$`, "m"))?.[1].trim().split(/\s+/) ?? [])
-      .flatMap((word) => {
-        const ref = word.match(/^\$\((\w+)\)$/);
-        return ref ? variable(ref[1]) : [word];
-      });
-  const slow = variable("SLOW_TESTS");
-  assertEquals(slow.sort(), ["test/pipeline", "test/site"]);
-  ok(slow.every((dir) => SKIP.has(dir)), `SLOW_TESTS ${slow} not all skipped`);
-  // Every committed test file is in one suite or the other.
+  ok(/^unit: deps\n\t.*test\/run_unit\.ts/m.test(make), "make unit runs test/run_unit.ts");
   const git = await new Deno.Command("git", {
     args: ["ls-files", "*_test.ts", "*.test.ts", "*test.ts"],
     cwd: ROOT,
@@ -26,9 +22,13 @@ Deno.test("the fast suite runs every test file outside the slow suite's folders"
   }).output().catch(() => null);
   if (git?.success) {
     const committed = new TextDecoder().decode(git.stdout).split("\n")
-      .filter((f) => /(^|\/|[._])test\.ts$/.test(f))
-      .filter((f) => !slow.some((dir) => f.startsWith(`${dir}/`)));
-    assertEquals(committed.filter((f) => !files.includes(f)), []);
+      .filter((f) => /(^|\/|[._])test\.ts$/.test(f));
+    // In the fast suite (whose shards split it: below) or in one job of its own.
+    const own = (f: string) => OWN_JOB_PATHS.filter((p) => p === f || f.startsWith(`${p}/`));
+    assertEquals(
+      committed.filter((f) => (files.includes(f) ? 1 : 0) + own(f).length !== 1),
+      [],
+    );
   }
 });
 

@@ -1,0 +1,153 @@
+/**
+ * `make unit`: every test of the project as jobs, a few at a time, each a
+ * `deno test` process of its own writing `out/test-<job>.log`.
+ *
+ * Why processes: test files in one `deno test` process share its environment
+ * (tests set EXECRET_OUT, EXECRET_MIRROR; child processes inherit them) and
+ * run one after another. Why three at a time on two cores: many tests wait on
+ * timeouts, worker boots and Chromium rather than compute. The jobs are the
+ * fast suite in shards (test/fast_suite.ts) and the files that take longest,
+ * each alone, longest first: a slot that frees up takes the next job, so the
+ * long ones do not start last and no fixed split of the files has to
+ * balance. Site builds of one checkout wait for each other
+ * (scripts/build_lock.ts), so the jobs that build sites may run together.
+ *
+ * Usage: deno run -A test/run_unit.ts (from the project root).
+ * Environment: EXECRET_TEST_SLOTS (processes at a time, default 3).
+ *
+ * @module
+ */
+
+/** One `deno test` process of `make unit`. */
+export interface UnitJob {
+  /** Its name in progress lines and in its log's, `out/test-<name>.log`. */
+  name: string;
+  /** Test files or folders, relative to the project. */
+  paths: string[];
+  /** Extra environment (the fast suite's shard). */
+  env?: Record<string, string>;
+}
+
+/** The module that runs the fast suite: every test file no other job names. */
+export const FAST_SUITE = "test/fast_suite.ts";
+const FAST_SHARDS = 3;
+
+function fast(i: number): UnitJob {
+  return {
+    name: `fast-${i + 1}`,
+    paths: [FAST_SUITE],
+    env: { EXECRET_TEST_SHARD: `${i}/${FAST_SHARDS}` },
+  };
+}
+
+/**
+ * Every job, longest first: seconds each took alone on this 2-core machine
+ * (2026-12-01; three at a time they take up to ~1.5× as long).
+ */
+export const UNIT_JOBS: readonly UnitJob[] = [
+  // Builds two sites and checks them in Chromium: mostly waiting. 70 s.
+  { name: "site", paths: ["test/site"] },
+  // The release profile's runs, three of them side by side, and its site. 68 s.
+  { name: "release-profile", paths: ["test/pipeline/release_profile_test.ts"] },
+  // Worker deaths, spares and timeouts: mostly waiting. 60 s.
+  { name: "oracle-pool", paths: ["src/oracle/pool_test.ts"] },
+  // Two runs of the quick profile's first 30 tasks, one of them killed twice. 47 s.
+  { name: "reproduce", paths: ["test/pipeline/reproduce_test.ts"] },
+  // 29 hostile snippets on each runtime, timeouts mostly. 45 s.
+  { name: "oracle-hostile", paths: ["src/oracle/hostile_test.ts"] },
+  // A rerank run with its site. 41 s.
+  { name: "rerank", paths: ["test/pipeline/rerank_test.ts"] },
+  // ~120 files, a third each. ~30 s.
+  ...Array.from({ length: FAST_SHARDS }, (_, i) => fast(i)),
+  // The whole pipeline on generated tasks. 22 s.
+  { name: "growth", paths: ["src/bench/growth_test.ts"] },
+];
+
+/** Files and folders of the jobs other than the fast suite's (which therefore leaves them out). */
+export const OWN_JOB_PATHS: readonly string[] = UNIT_JOBS
+  .flatMap((j) => j.paths).filter((p) => p !== FAST_SUITE);
+
+/**
+ * Run `jobs` with `slots` at a time, in order: whenever one ends, the next
+ * starts. Resolves to each job's exit code, in the jobs' order.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { runJobs } from "./run_unit.ts";
+ * deepStrictEqual(await runJobs([3, 0, 1], 2, (n) => Promise.resolve(n)), [3, 0, 1]);
+ * ```
+ */
+export async function runJobs<T>(
+  jobs: readonly T[],
+  slots: number,
+  run: (job: T) => Promise<number>,
+): Promise<number[]> {
+  const codes: number[] = new Array(jobs.length);
+  let next = 0;
+  const slot = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      codes[i] = await run(jobs[i]).catch(() => 1);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(slots, jobs.length)) }, slot));
+  return codes;
+}
+
+const TEST = ["test", "--allow-all", "--unstable-worker-options", "--cached-only", "--no-check"];
+
+/** Run one job, its stdout and stderr into `log`; its exit code. */
+async function runJob(job: UnitJob, log: string): Promise<number> {
+  const out = await Deno.open(log, { write: true, create: true, truncate: true });
+  const err = await Deno.open(log, { append: true });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [...TEST, ...job.paths],
+    env: job.env,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  await Promise.all([child.stdout.pipeTo(out.writable), child.stderr.pipeTo(err.writable)]);
+  return (await child.status).code;
+}
+
+if (import.meta.main) {
+  const slots = Number(Deno.env.get("EXECRET_TEST_SLOTS") ?? "3");
+  if (!(Number.isInteger(slots) && slots >= 1)) {
+    console.error(`EXECRET_TEST_SLOTS: expected a whole number ≥ 1, got "${slots}"`);
+    Deno.exit(2);
+  }
+  await Deno.mkdir("out", { recursive: true });
+  const logOf = (job: UnitJob) => `out/test-${job.name}.log`;
+  const seconds: number[] = [];
+  const t0 = performance.now();
+  const codes = await runJobs(
+    UNIT_JOBS.map((job, i) => ({ job, i })),
+    slots,
+    async ({ job, i }) => {
+      const start = performance.now();
+      const code = await runJob(job, logOf(job));
+      seconds[i] = (performance.now() - start) / 1000;
+      const at = ((performance.now() - t0) / 1000).toFixed(0);
+      console.error(
+        `unit: ${job.name} ${code === 0 ? "passed" : "FAILED"} in ${seconds[i].toFixed(0)} s ` +
+          `(${at} s in, ${logOf(job)})`,
+      );
+      return code;
+    },
+  );
+  // The logs whole, in the jobs' order (CI adds up their "N passed" lines).
+  for (const job of UNIT_JOBS) {
+    await Deno.stdout.write(await Deno.readFile(logOf(job)));
+  }
+  const failed = UNIT_JOBS.filter((_, i) => codes[i] !== 0).map((j) => j.name);
+  const took = ((performance.now() - t0) / 1000).toFixed(0);
+  console.error(
+    failed.length === 0
+      ? `unit: all ${UNIT_JOBS.length} jobs passed in ${took} s`
+      : `unit: FAILED: ${failed.join(", ")} (logs: ${
+        failed.map((n) => `out/test-${n}.log`).join(" ")
+      })`,
+  );
+  Deno.exit(failed.length === 0 ? 0 : 1);
+}

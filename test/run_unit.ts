@@ -41,26 +41,28 @@ function fast(i: number): UnitJob {
 }
 
 /**
- * Every job, longest first: seconds each took alone on this 2-core machine
- * (2026-12-01; three at a time they take up to ~1.5× as long).
+ * Every job, the longest first as three run at a time on 2 cores, so the last
+ * to start are short. Measured on this machine (2026-12-01), each alone:
+ * wall s / CPU s. The site job mostly waits on Chromium, so alone it is short
+ * but beside two busy jobs it takes ~2.4× as long; the others are CPU-bound.
  */
 export const UNIT_JOBS: readonly UnitJob[] = [
-  // Builds two sites and checks them in Chromium: mostly waiting. 70 s.
+  // Builds two sites and checks their pages in Chromium. 66 / 38.
   { name: "site", paths: ["test/site"] },
-  // The release profile's runs, three of them side by side, and its site. 68 s.
-  { name: "release-profile", paths: ["test/pipeline/release_profile_test.ts"] },
-  // Worker deaths, spares and timeouts: mostly waiting. 60 s.
-  { name: "oracle-pool", paths: ["src/oracle/pool_test.ts"] },
-  // Two runs of the quick profile's first 30 tasks, one of them killed twice. 47 s.
+  // Two runs of the quick profile's first 30 tasks, one killed twice. 52 / 79.
   { name: "reproduce", paths: ["test/pipeline/reproduce_test.ts"] },
-  // 29 hostile snippets on each runtime, timeouts mostly. 45 s.
-  { name: "oracle-hostile", paths: ["src/oracle/hostile_test.ts"] },
-  // A rerank run with its site. 41 s.
+  // Worker deaths and respawns, spares, timeouts. 58 / 74.
+  { name: "oracle-pool", paths: ["src/oracle/pool_test.ts"] },
+  // Four runs of the release profile, two with their site. 62 / 64.
+  { name: "release-profile", paths: ["test/pipeline/release_profile_test.ts"] },
+  // A rerank run with its site, rerun and resumed. 46 / 55.
   { name: "rerank", paths: ["test/pipeline/rerank_test.ts"] },
-  // ~120 files, a third each. ~30 s.
-  ...Array.from({ length: FAST_SHARDS }, (_, i) => fast(i)),
-  // The whole pipeline on generated tasks. 22 s.
+  // 29 hostile snippets on each runtime. 46 / 49.
+  { name: "oracle-hostile", paths: ["src/oracle/hostile_test.ts"] },
+  // The whole pipeline on generated tasks. 27 / 41.
   { name: "growth", paths: ["src/bench/growth_test.ts"] },
+  // ~120 files in three shards: 35 / 34, 39 / 43, 18 / 20.
+  ...Array.from({ length: FAST_SHARDS }, (_, i) => fast(i)),
 ];
 
 /** Files and folders of the jobs other than the fast suite's (which therefore leaves them out). */

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Invocation } from "./invocations.ts";
 import type { EmbedReport, Role } from "./provider.ts";
 import { eachLine, killChild } from "../oracle/_child_process.ts";
+import { childDenoEnv } from "../io/child_env.ts";
 import { PROVIDER_ENTRIES } from "./registry.ts";
 
 const WORKER = fileURLToPath(new URL("./_embed_worker.ts", import.meta.url));
@@ -171,7 +172,7 @@ async function startWorker(inv: Invocation, modelsDir?: string): Promise<WorkerP
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
-    env: workerEnv(),
+    env: childDenoEnv(),
   }).spawn();
   const writer = child.stdin.getWriter();
   const encoder = new TextEncoder();
@@ -234,16 +235,6 @@ async function startWorker(inv: Invocation, modelsDir?: string): Promise<WorkerP
     throw new Error(`${inv.name}: embed worker did not start: ${first.message ?? first.t}`);
   }
   return worker;
-}
-
-/** What a worker may see of the environment: where Deno keeps its caches. */
-function workerEnv(): Record<string, string> {
-  const env: Record<string, string> = { NO_COLOR: "1" };
-  for (const name of ["HOME", "DENO_DIR", "XDG_CACHE_HOME"]) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
 }
 
 function unpackVectors(data: string, dims: number): Float32Array[] {

@@ -3,6 +3,7 @@ import { asOutcome, CRASH, type TestOutcome } from "./outcome.ts";
 import { PYODIDE_LINK, pyodideDir } from "./pyodide_slots.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
+import { childDenoEnv } from "../io/child_env.ts";
 
 const HOST = fromFileUrl(new URL("./pyodide_host.ts", import.meta.url));
 // The host starts its worker from this file, which needs reading; the worker itself may not.
@@ -25,16 +26,6 @@ interface HostMessage {
   ids?: number[];
   r?: DeathReport;
   error?: string;
-}
-
-/** What the host process may see of the environment: where Deno keeps its caches. */
-function hostEnv(): Record<string, string> {
-  const env: Record<string, string> = { NO_COLOR: "1" };
-  for (const name of ["HOME", "DENO_DIR", "XDG_CACHE_HOME"]) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
 }
 
 /**
@@ -65,7 +56,7 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
       stdout: "piped",
       stderr: "piped",
       clearEnv: true,
-      env: hostEnv(),
+      env: childDenoEnv(),
     }).spawn();
     const writer = child.stdin.getWriter();
     const encoder = new TextEncoder();

@@ -74,6 +74,7 @@ export function startBackgroundPrefetch(
     child = new Deno.Command(command[0], {
       args: command.slice(1),
       cwd: dirname(CONFIG),
+      env: { NO_COLOR: "1" }, // plain error lines (Deno colours them even into a pipe)
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
@@ -86,6 +87,7 @@ export function startBackgroundPrefetch(
     };
   }
   let lastError = "";
+  let denoError: string | undefined;
   const reading = Promise.all([
     eachLine(child.stdout, (line) => {
       try {
@@ -95,7 +97,10 @@ export function startBackgroundPrefetch(
       }
     }),
     eachLine(child.stderr, (line) => {
-      if (line.trim() !== "") lastError = line;
+      // Deno's own "error: …" line when there is one, not the source excerpt
+      // and stack frames it prints after it; else the last line.
+      if (line.startsWith("error: ")) denoError ??= line;
+      else if (line.trim() !== "") lastError = line;
     }),
   ]).catch(() => {});
   let exited = false;
@@ -127,11 +132,12 @@ export function startBackgroundPrefetch(
       await reading;
       if (stopped) return { texts, finished: false, cpuSeconds: cpu };
       if (s.success) return { texts, finished: true, cpuSeconds: cpu };
+      const said = denoError ?? lastError;
       return {
         texts,
         finished: false,
         cpuSeconds: cpu,
-        error: `exit code ${s.code}${lastError ? `: ${lastError}` : ""}`,
+        error: `exit code ${s.code}${said ? `: ${said}` : ""}`,
       };
     },
   };

@@ -21,6 +21,11 @@ Deno.test("a failing background prefetch is reported, never thrown", async () =>
     error: "exit code 3: boom",
   });
   ok(prefetchLine(end).includes("failed (exit code 3: boom)"), prefetchLine(end));
+  // An uncaught error: its message, not the last frame of its stack.
+  const thrown = startBackgroundPrefetch([], deno("await 0; throw new Error('kaput')"));
+  await thrown.exited;
+  const said = (await thrown.stop()).error;
+  ok(said?.startsWith("exit code 1: error: Uncaught") && said.endsWith("Error: kaput"), said);
   const missing = await startBackgroundPrefetch([], ["/no/such/program"]).stop();
   ok(missing.error?.startsWith("cannot start /no/such/program"), missing.error);
 });

@@ -4,12 +4,13 @@
  *
  * Why processes: test files in one `deno test` process share its environment
  * (tests set EXECRET_OUT, EXECRET_MIRROR; child processes inherit them) and
- * run one after another. Why three at a time on two cores: many tests wait on
- * timeouts, worker boots and Chromium rather than compute. The jobs are the
- * fast suite in shards (test/fast_suite.ts) and the files that take longest,
- * each alone, longest first: a slot that frees up takes the next job, so the
- * long ones do not start last and no fixed split of the files has to
- * balance. Site builds of one checkout wait for each other
+ * run one after another. Why three at a time on two cores: with three the
+ * cores stay busy (vmstat: 0% idle after `check`), with two ~6% idle, and
+ * `make test` took the same ~5 min 40 s either way in one pair of runs.
+ * The jobs are the fast suite in shards (test/fast_suite.ts) and the files
+ * that take longest, each alone, longest first: a slot that frees up takes
+ * the next job, so the long ones do not start last and no fixed split of
+ * the files has to balance. Site builds of one checkout wait for each other
  * (scripts/build_lock.ts), so the jobs that build sites may run together.
  *
  * Usage: deno run -A test/run_unit.ts (from the project root).
@@ -43,8 +44,8 @@ function fast(i: number): UnitJob {
 /**
  * Every job, the longest first as three run at a time on 2 cores, so the last
  * to start are short. Measured on this machine (2026-12-01), each alone:
- * wall s / CPU s. The site job mostly waits on Chromium, so alone it is short
- * but beside two busy jobs it takes ~2.4× as long; the others are CPU-bound.
+ * wall s / CPU s (before Chromium ran in one process, its helper processes
+ * did not count: the site job used ~95 CPU-s system-wide).
  */
 export const UNIT_JOBS: readonly UnitJob[] = [
   // Builds two sites and checks their pages in Chromium. 66 / 38.

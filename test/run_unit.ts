@@ -48,7 +48,7 @@ function fast(i: number): UnitJob {
  * did not count: the site job used ~95 CPU-s system-wide).
  */
 export const UNIT_JOBS: readonly UnitJob[] = [
-  // Builds two sites and checks their pages in Chromium. 66 / 38.
+  // Builds the fixture run's site and checks its pages in Chromium. 66 / 38.
   { name: "site", paths: ["test/site"] },
   // Two runs of the quick profile's first 30 tasks, one killed twice. 52 / 79.
   { name: "reproduce", paths: ["test/pipeline/reproduce_test.ts"] },
@@ -126,9 +126,10 @@ async function runJob(job: UnitJob, log: string): Promise<number> {
 }
 
 if (import.meta.main) {
-  const slots = Number(Deno.env.get("EXECRET_TEST_SLOTS") ?? "3");
+  const given = Deno.env.get("EXECRET_TEST_SLOTS") ?? "3";
+  const slots = Number(given);
   if (!(Number.isInteger(slots) && slots >= 1)) {
-    console.error(`EXECRET_TEST_SLOTS: expected a whole number ≥ 1, got "${slots}"`);
+    console.error(`EXECRET_TEST_SLOTS: expected a whole number ≥ 1, got "${given}"`);
     Deno.exit(2);
   }
   await Deno.mkdir("out", { recursive: true });

@@ -5,8 +5,8 @@
  * one isolate and registers its tests as it would alone.
  *
  * `EXECRET_TEST_SHARD=i/n` runs every n-th file from the i-th (0-based), so
- * the Makefile can run the fast suite as two processes: many of its tests
- * wait (timeouts, worker boots, retries) rather than compute.
+ * `make unit` (test/run_unit.ts) can run the fast suite as several jobs side
+ * by side with the longer ones.
  *
  * @module
  */

@@ -110,7 +110,7 @@ Deno.test({
   async fn() {
     // The spare starts once the loop has stalled (250 ms) and must boot and
     // finish a job before the loop times out: in under a second on a quiet
-    // machine, in over ten when the slow suite's pipelines share both cores
+    // machine, in over ten when the pipeline tests' runs share both cores
     // (a fixed 5 s timeout failed there once). So the timeout follows the
     // machine's load now: ten times what one worker took to boot just
     // before (the slowest respawn of the test above; a pool of its own when

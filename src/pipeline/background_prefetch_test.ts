@@ -77,8 +77,8 @@ Deno.test({
       await writeTable("tasks", tasks, TASKS, { parquet: false });
       const command = prefetchCommand(["bm25", "use"]);
       strictEqual(command.slice(0, 3).join(" "), "nice -n 19");
-      // The program itself, not niced: under `make test` the other suite
-      // keeps both cores busy, and a niced child would wait for it.
+      // The program itself, not niced: under `make test` the other jobs
+      // keep both cores busy, and a niced child would wait for them.
       const run = startBackgroundPrefetch(["bm25", "use"], command.slice(3));
       await run.exited;
       const end = await run.stop();

@@ -134,34 +134,31 @@ if (import.meta.main) {
   }
   await Deno.mkdir("out", { recursive: true });
   const logOf = (job: UnitJob) => `out/test-${job.name}.log`;
-  const seconds: number[] = [];
   const t0 = performance.now();
-  const codes = await runJobs(
-    UNIT_JOBS.map((job, i) => ({ job, i })),
-    slots,
-    async ({ job, i }) => {
-      const start = performance.now();
-      const code = await runJob(job, logOf(job));
-      seconds[i] = (performance.now() - start) / 1000;
-      const at = ((performance.now() - t0) / 1000).toFixed(0);
-      console.error(
-        `unit: ${job.name} ${code === 0 ? "passed" : "FAILED"} in ${seconds[i].toFixed(0)} s ` +
-          `(${at} s in, ${logOf(job)})`,
-      );
-      return code;
-    },
-  );
-  // The logs whole, in the jobs' order (CI adds up their "N passed" lines).
+  const codes = await runJobs(UNIT_JOBS, slots, async (job) => {
+    const start = performance.now();
+    const code = await runJob(job, logOf(job));
+    const took = ((performance.now() - start) / 1000).toFixed(0);
+    const at = ((performance.now() - t0) / 1000).toFixed(0);
+    console.error(
+      `unit: ${job.name} ${code === 0 ? "passed" : "FAILED"} in ${took} s ` +
+        `(${at} s in, ${logOf(job)})`,
+    );
+    return code;
+  });
+  // The logs whole, in the jobs' order (CI adds up their "N passed" lines);
+  // streamed, since one write to a pipe may take only part of a log.
   for (const job of UNIT_JOBS) {
-    await Deno.stdout.write(await Deno.readFile(logOf(job)));
+    const log = await Deno.open(logOf(job));
+    await log.readable.pipeTo(Deno.stdout.writable, { preventClose: true });
   }
-  const failed = UNIT_JOBS.filter((_, i) => codes[i] !== 0).map((j) => j.name);
+  const failed = UNIT_JOBS.filter((_, i) => codes[i] !== 0);
   const took = ((performance.now() - t0) / 1000).toFixed(0);
   console.error(
     failed.length === 0
       ? `unit: all ${UNIT_JOBS.length} jobs passed in ${took} s`
-      : `unit: FAILED: ${failed.join(", ")} (logs: ${
-        failed.map((n) => `out/test-${n}.log`).join(" ")
+      : `unit: FAILED: ${failed.map((j) => j.name).join(", ")} (logs: ${
+        failed.map(logOf).join(" ")
       })`,
   );
   Deno.exit(failed.length === 0 ? 0 : 1);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { crc32 } from "./npz.ts";
+import { crc32, type NdArray, readNpz } from "./npz.ts";
 
 /** The python3 with numpy the tests use. */
 export const PYTHON = "/root/.pyenv/shims/python3";
@@ -157,6 +157,45 @@ export function storedZip(
   ev.setUint32(12, options.zip64 ? 0xffffffff : cdBytes.length, true);
   ev.setUint32(16, options.zip64 ? 0xffffffff : offset, true);
   return concat([...parts, cdBytes, ...tail, eocd]);
+}
+
+/**
+ * Rewrite an `.npz` after `edit` changes its arrays in place, as a stored
+ * archive: what a test needs to alter a released matrix without numpy.
+ * Float (`f4`, `f8`) and unicode (`U`) arrays only, little-endian.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { readNpz } from "./npz.ts";
+ * import { f32Bytes, npyBytes, storedZip, rewriteNpz } from "./_test_npz.ts";
+ * const npz = storedZip([{ name: "q.npy", data: npyBytes("<f4", [2], f32Bytes([1, 2])) }]);
+ * const out = await rewriteNpz(npz, "q.npz", (a) => a.get("q")!.data[0] = 5);
+ * deepStrictEqual([...(await readNpz(out, "q.npz")).get("q")!.data], [5, 2]);
+ * ```
+ */
+export async function rewriteNpz(
+  bytes: Uint8Array,
+  file: string,
+  edit: (arrays: Map<string, NdArray>) => void,
+): Promise<Uint8Array> {
+  const arrays = await readNpz(bytes, file);
+  edit(arrays);
+  return storedZip([...arrays.values()].map((a) => {
+    let body: Uint8Array;
+    if (a.dtype === "<f4" && a.data instanceof Float32Array) {
+      body = new Uint8Array(
+        a.data.buffer.slice(a.data.byteOffset, a.data.byteOffset + a.data.byteLength),
+      );
+    } else if (a.dtype === "<f8" && a.data instanceof Float64Array) {
+      body = new Uint8Array(
+        a.data.buffer.slice(a.data.byteOffset, a.data.byteOffset + a.data.byteLength),
+      );
+    } else if (/^<U\d+$/.test(a.dtype) && Array.isArray(a.data)) {
+      body = utf32Bytes(a.data, Number(a.dtype.slice(2)));
+    } else throw new Error(`${file}: array ${a.name}: rewriteNpz does not write ${a.dtype}`);
+    return { name: `${a.name}.npy`, data: npyBytes(a.dtype, a.shape, body) };
+  }));
 }
 
 /** The bytes of several arrays, one after another. */

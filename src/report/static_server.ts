@@ -52,7 +52,11 @@ function normalizeBase(base: string): string {
  * Serve a built site folder on 127.0.0.1 under a base path. Clean URLs map
  * to `<path>.html` and the base without its slash redirects to it, as
  * Framework's own preview and GitHub Pages do. Only for local viewing and
- * tests: no caching headers, no directory listings.
+ * tests: no directory listings. Files are cacheable for ten minutes, as
+ * GitHub Pages serves them (`max-age=600`, `Last-Modified`): Chromium then
+ * keeps DuckDB-wasm, and the code it compiled from it, from one page to the
+ * next (see launchChromium). Serve a rebuilt site on a new server, so under a
+ * new origin, rather than to a browser that has the old one cached.
  *
  * With `base: "/execret-kit/"`, `server.url` is
  * `http://127.0.0.1:<port>/execret-kit` and the pages are at `server.url +
@@ -92,6 +96,9 @@ export function serveSite(dir: string, options: ServeOptions = {}): SiteServer {
           headers: {
             "content-type": TYPES[extname(file)] ?? "application/octet-stream",
             "content-length": String(info.size),
+            // Without these every page fetched and compiled DuckDB-wasm afresh.
+            "cache-control": "max-age=600",
+            "last-modified": (info.mtime ?? new Date(0)).toUTCString(),
           },
         });
       }

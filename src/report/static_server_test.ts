@@ -33,6 +33,12 @@ Deno.test("serveSite serves the site under its base path only, as GitHub Pages d
       ["application/wasm", String(wasm.length)],
     );
     assertEquals(new Uint8Array(await big.arrayBuffer()), wasm);
+    // Cacheable as on GitHub Pages, with the file's own modification time.
+    const mtime = (await Deno.stat(join(dir, "_file", "big.wasm"))).mtime!;
+    assertEquals(
+      [big.headers.get("cache-control"), big.headers.get("last-modified")],
+      ["max-age=600", mtime.toUTCString()],
+    );
     assertEquals((await get(`${server.url}/sql/`))[0], 404);
     assertEquals(await get(server.url), [301, `${origin}/execret-kit/`]);
     // Outside the base: what an absolute link would reach on a project site.

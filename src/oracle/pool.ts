@@ -49,13 +49,18 @@ export interface OraclePool {
 let snapshot: Promise<string> | undefined;
 
 /**
- * The file of the Pyodide memory snapshot (interpreter loaded, driver
- * defined), kept in the cache by Pyodide version and driver hash: a cold load
- * costs seconds, restoring the snapshot a fraction of one.
+ * Where a cache folder keeps the Pyodide memory snapshot (interpreter
+ * loaded, driver defined), named by Pyodide version and driver hash: a cold
+ * load costs seconds, restoring the snapshot a fraction of one.
  */
-async function cachedSnapshot(): Promise<string> {
+export function snapshotFile(cache: string = cacheDir()): string {
   const name = `${PYODIDE_VERSION}-${sha256Hex(driverSource()).slice(0, 16)}.snapshot`;
-  const path = join(cacheDir(), "pyodide", name);
+  return join(cache, "pyodide", name);
+}
+
+/** The snapshot file of cache folder `cache`, made and written there when missing. */
+export async function ensureSnapshot(cache: string = cacheDir()): Promise<string> {
+  const path = snapshotFile(cache);
   try {
     if ((await Deno.stat(path)).isFile) return path;
   } catch {
@@ -74,6 +79,18 @@ async function cachedSnapshot(): Promise<string> {
 }
 
 /**
+ * Give cache folder `to` the snapshot of cache folder `from` (made there when
+ * missing), for runs that should not each spend ~7 CPU-s making the same
+ * file: the growth benchmark's scales, and tests. It holds no result.
+ */
+export async function seedSnapshot(to: string, from: string = cacheDir()): Promise<void> {
+  const source = await ensureSnapshot(from);
+  const target = snapshotFile(to);
+  if (source === target) return;
+  await atomicWrite(target, await Deno.readFile(source));
+}
+
+/**
  * Start a pool of sandboxed workers.
  */
 export async function createPool(options: PoolOptions): Promise<OraclePool> {
@@ -84,7 +101,7 @@ export async function createPool(options: PoolOptions): Promise<OraclePool> {
   let factory;
   if (options.runtime === "pyodide") {
     // One cold load per process; every worker and respawn starts from its snapshot.
-    snapshot ??= cachedSnapshot();
+    snapshot ??= ensureSnapshot();
     const snapshotPath = await snapshot.catch((e) => {
       snapshot = undefined;
       throw e;

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { createPool, type OraclePool, type Runtime } from "./pool.ts";
+import { join } from "node:path";
+import { createPool, type OraclePool, type Runtime, seedSnapshot, snapshotFile } from "./pool.ts";
 import { processCpuSeconds } from "./_child_process.ts";
 import { load, NORMAL, options } from "./_pool_fixtures.ts";
 
@@ -176,4 +177,21 @@ Deno.test({
     const used = processCpuSeconds("self") - before;
     ok(used < 0.25, `this process used ${used} s of CPU in the second after closing the pool`);
   },
+});
+
+Deno.test("seedSnapshot gives another cache the kit's snapshot file, made once", async () => {
+  const to = await Deno.makeTempDir({ prefix: "execret-seed-" });
+  try {
+    await seedSnapshot(to);
+    const made = await Deno.readFile(snapshotFile());
+    ok(made.length > 1 << 20, `${made.length} bytes`);
+    assertEquals(await Deno.readFile(snapshotFile(to)), made);
+    // Seeding again reads the file already made rather than making another.
+    const before = (await Deno.stat(snapshotFile())).mtime;
+    await seedSnapshot(join(to, "again"));
+    assertEquals((await Deno.stat(snapshotFile())).mtime, before);
+    assertEquals(await Deno.readFile(snapshotFile(join(to, "again"))), made);
+  } finally {
+    await Deno.remove(to, { recursive: true });
+  }
 });

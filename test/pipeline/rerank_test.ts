@@ -1,6 +1,6 @@
 /**
- * The rerank stage on the quick profile's tasks, end to end through the real
- * CLI: `+exec` rows for bm25 and tfidf and an rrf row in metrics and pairwise
+ * The rerank stage on 40 of the quick profile's tasks, end to end through
+ * the real CLI: `+exec` rows for bm25 and tfidf and an rrf row in metrics and pairwise
  * (McNemar against the base), no hidden test run, a rerun byte-identical and
  * a run killed mid-rerank resuming to the same bytes; and the "Closing the
  * gap" page of that run's site (test/site/closing_the_gap_page.ts). Both read
@@ -64,7 +64,7 @@ Deno.test({
 
     const queries = await rows(out, "queries");
     const n = queries.length;
-    ok(n > 50, `${n} queries`);
+    ok(n >= 30, `${n} queries`);
 
     // metrics: a row per reranked config; pairwise: McNemar of each against its base.
     const metrics = await rows(out, "metrics");

@@ -9,9 +9,10 @@ export const CHROMIUM_PATH = Deno.env.get("EXECRET_CHROMIUM") ?? "/usr/bin/chrom
  * its renderer, network and GPU services in one process: loading the site's
  * ten pages took 24 CPU-s instead of 33 (measured system-wide: Chromium's
  * helper processes do not count in its parent's CPU time), 17 s instead of 22.
- * V8 caches a WebAssembly module's compiled code with its HTTP cache entry
- * only once 1 MB of optimized code exists (or 2 s after); a site page stays
- * well below that, so each page compiled DuckDB-wasm's 35 MB again. Caching
+ * V8 caches a WebAssembly module's compiled code with its HTTP cache entry,
+ * by default only once 1 MB of optimized code exists and after a delay; a
+ * site page stays well below that, so each page compiled DuckDB-wasm's 35 MB
+ * again. Caching
  * from the first optimized function on lets the next page reuse it: with the
  * static server's cache headers, the site test's ten pages took 63–65 CPU-s
  * system-wide instead of 72–77 (either change alone: no gain).

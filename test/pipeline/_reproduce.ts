@@ -1,6 +1,32 @@
 /** The CLI's `reproduce` as the pipeline tests drive it: a child process with its own out folder. */
 
+import { join } from "node:path";
+
 const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
+const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
+const BUILTIN = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
+
+/**
+ * Write under `root` the first `tasks` built-in tasks (a `jsonl:` source) and
+ * the quick profile over them, with `overrides` (a name, configs, ...); the
+ * profile's path.
+ */
+export async function quickSubsetProfile(
+  root: string,
+  tasks: number,
+  overrides: Record<string, unknown> & { name: string },
+): Promise<string> {
+  const source = join(root, "tasks.jsonl");
+  const lines = (await Deno.readTextFile(BUILTIN)).split("\n").filter((l) => l.trim() !== "");
+  await Deno.writeTextFile(source, lines.slice(0, tasks).join("\n") + "\n");
+  const quick = JSON.parse(await Deno.readTextFile(QUICK));
+  const profile = join(root, `${overrides.name}.json`);
+  await Deno.writeTextFile(
+    profile,
+    JSON.stringify({ ...quick, sources: [`jsonl:${source}`], ...overrides }),
+  );
+  return profile;
+}
 
 /**
  * Start `execret reproduce --profile <profile>` writing to `out`, with

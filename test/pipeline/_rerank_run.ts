@@ -9,10 +9,8 @@
  * which costs as much as both tests' other work together.
  */
 import { join } from "node:path";
-import { finish, reproduce } from "./_reproduce.ts";
+import { finish, quickSubsetProfile, reproduce } from "./_reproduce.ts";
 
-const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
-const BUILTIN = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
 /** The first this many built-in tasks (of 71): every check still has queries to spare. */
 const TASKS = 40;
 
@@ -36,24 +34,14 @@ export function rerankRun(): Promise<RerankRun> {
     const root = await Deno.makeTempDir({ prefix: "execret-rerank-" });
     // Removed once every test of the importing file has run, whichever of them failed.
     globalThis.addEventListener("unload", () => Deno.removeSync(root, { recursive: true }));
-    const profile = join(root, "quick-rerank.json");
-    const quick = JSON.parse(await Deno.readTextFile(QUICK));
-    const tasks = join(root, "tasks.jsonl");
-    const lines = (await Deno.readTextFile(BUILTIN)).split("\n").filter((l) => l.trim() !== "");
-    await Deno.writeTextFile(tasks, lines.slice(0, TASKS).join("\n") + "\n");
-    await Deno.writeTextFile(
-      profile,
-      JSON.stringify({
-        ...quick,
-        name: "quick-rerank",
-        sources: [`jsonl:${tasks}`],
-        configs: ["bm25", "tfidf"],
-        rerankers: RERANKERS,
-        runtime: "native",
-        bootstrap: 200,
-        site: true,
-      }),
-    );
+    const profile = await quickSubsetProfile(root, TASKS, {
+      name: "quick-rerank",
+      configs: ["bm25", "tfidf"],
+      rerankers: RERANKERS,
+      runtime: "native",
+      bootstrap: 200,
+      site: true,
+    });
     const out = join(root, "out");
     await finish(reproduce(out, profile, true));
     return { out, profile };

@@ -14,25 +14,9 @@ import { join } from "node:path";
 import * as arrow from "apache-arrow";
 import { sha256Hex } from "../../src/io/hash.ts";
 import { seedSnapshot } from "../../src/oracle/pool.ts";
-import { finish, reproduce } from "./_reproduce.ts";
+import { finish, quickSubsetProfile, reproduce } from "./_reproduce.ts";
 
-const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
-const BUILTIN = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
 const TASKS = 30;
-
-/** The quick profile over the first {@link TASKS} built-in tasks, written under `root`; its path. */
-async function subsetProfile(root: string): Promise<string> {
-  const tasks = join(root, "tasks.jsonl");
-  const lines = (await Deno.readTextFile(BUILTIN)).split("\n").filter((l) => l.trim() !== "");
-  await Deno.writeTextFile(tasks, lines.slice(0, TASKS).join("\n") + "\n");
-  const quick = JSON.parse(await Deno.readTextFile(QUICK));
-  const profile = join(root, "quick-subset.json");
-  await Deno.writeTextFile(
-    profile,
-    JSON.stringify({ ...quick, name: "quick-subset", sources: [`jsonl:${tasks}`] }),
-  );
-  return profile;
-}
 
 /** Start a run and SIGKILL it once a progress line of `stage` shows work done. */
 async function killDuring(out: string, profile: string, stage: RegExp): Promise<string> {
@@ -115,7 +99,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const root = await Deno.makeTempDir({ prefix: "execret-repro-" });
-    const profile = await subsetProfile(root);
+    const profile = await quickSubsetProfile(root, TASKS, { name: "quick-subset" });
     const a = join(root, "a");
     const b = join(root, "b");
     await seedSnapshot(join(a, "cache"));

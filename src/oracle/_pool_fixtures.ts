@@ -1,4 +1,5 @@
 import type { Outcome } from "./outcome.ts";
+import type { Runtime } from "./pool.ts";
 
 /** A snippet of a fixture under test/fixtures/oracle, with the outcomes it must get. */
 export interface Snippet {
@@ -32,3 +33,10 @@ export const NORMAL = {
 
 /** Options of the oracle pool's tests: pools keep workers and timers past a test's end. */
 export const options = { sanitizeOps: false, sanitizeResources: false };
+
+/** Register the test `name` once per runtime, named `<name> (<runtime>)`. */
+export function testOnEachRuntime(name: string, fn: (runtime: Runtime) => Promise<void>): void {
+  for (const runtime of ["native", "pyodide"] as const) {
+    Deno.test({ name: `${name} (${runtime})`, ...options, fn: () => fn(runtime) });
+  }
+}

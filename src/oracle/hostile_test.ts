@@ -8,7 +8,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { createPool, type Runtime } from "./pool.ts";
-import { load, matches, NORMAL, options } from "./_pool_fixtures.ts";
+import { load, matches, NORMAL, testOnEachRuntime } from "./_pool_fixtures.ts";
 
 async function hostileRun(runtime: Runtime): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "execret_oracle_" });
@@ -71,13 +71,4 @@ async function hostileRun(runtime: Runtime): Promise<void> {
   assertEquals(connections, 0, "a snippet reached the loopback server");
 }
 
-Deno.test({
-  name: "hostile snippets get outcomes and leave no trace (native)",
-  ...options,
-  fn: () => hostileRun("native"),
-});
-Deno.test({
-  name: "hostile snippets get outcomes and leave no trace (pyodide)",
-  ...options,
-  fn: () => hostileRun("pyodide"),
-});
+testOnEachRuntime("hostile snippets get outcomes and leave no trace", hostileRun);

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { createPool, type OraclePool, type Runtime, seedSnapshot, snapshotFile } from "./pool.ts";
 import { processCpuSeconds } from "./_child_process.ts";
-import { load, NORMAL, options } from "./_pool_fixtures.ts";
+import { load, NORMAL, options, testOnEachRuntime } from "./_pool_fixtures.ts";
 
 Deno.test({
   name: "both runtimes give the same outcomes on the shared corpus",
@@ -55,16 +55,10 @@ async function stopAtTimeoutRun(runtime: Runtime): Promise<void> {
   }
 }
 
-Deno.test({
-  name: "a suite that stops at its first TIMEOUT records NOT_RUN after it (native)",
-  ...options,
-  fn: () => stopAtTimeoutRun("native"),
-});
-Deno.test({
-  name: "a suite that stops at its first TIMEOUT records NOT_RUN after it (pyodide)",
-  ...options,
-  fn: () => stopAtTimeoutRun("pyodide"),
-});
+testOnEachRuntime(
+  "a suite that stops at its first TIMEOUT records NOT_RUN after it",
+  stopAtTimeoutRun,
+);
 
 Deno.test({
   name: "a Pyodide worker that exits under a test is replaced, every time (pyodide)",

@@ -183,14 +183,11 @@ export async function rewriteNpz(
   edit(arrays);
   return storedZip([...arrays.values()].map((a) => {
     let body: Uint8Array;
-    if (a.dtype === "<f4" && a.data instanceof Float32Array) {
-      body = new Uint8Array(
-        a.data.buffer.slice(a.data.byteOffset, a.data.byteOffset + a.data.byteLength),
-      );
-    } else if (a.dtype === "<f8" && a.data instanceof Float64Array) {
-      body = new Uint8Array(
-        a.data.buffer.slice(a.data.byteOffset, a.data.byteOffset + a.data.byteLength),
-      );
+    if (
+      (a.dtype === "<f4" && a.data instanceof Float32Array) ||
+      (a.dtype === "<f8" && a.data instanceof Float64Array)
+    ) {
+      body = new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength);
     } else if (/^<U\d+$/.test(a.dtype) && Array.isArray(a.data)) {
       body = utf32Bytes(a.data, Number(a.dtype.slice(2)));
     } else throw new Error(`${file}: array ${a.name}: rewriteNpz does not write ${a.dtype}`);

@@ -8,8 +8,9 @@
  * The base run's site shows the paper's numbers beside the kit's
  * (test/site/release_site_page.ts). Then one changed embedding value, cache
  * outcome or released metric in a copy is flagged, and nothing else is; the
- * changed metric's run is flagged on its site's Leaderboard too. Each run
- * whose site is checked builds it, and is made once for both kinds of check.
+ * Leaderboard shown the changed metric's run's tables flags that cell too
+ * (on the base run's built site: checkFlaggedCell). Each run is made once
+ * for every check that reads it.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join, relative } from "node:path";
@@ -112,8 +113,7 @@ const runBase = () => baseRun ??= run(FIXTURE, base, true);
  * run: it fills the oracle cache they share, so none of them executes a
  * suite. Started together while Chromium checks the base run's site (see
  * {@link startEditedRuns}): they share no folder but the cache, which they
- * only read, and only the metric's run builds a site (two site builds at
- * once would share Framework's loader cache).
+ * only read, and none builds a site.
  */
 let metricRun: Promise<{ out: string; changed: number }> | undefined;
 const runMetric = () =>
@@ -123,7 +123,7 @@ const runMetric = () =>
     // One unit of its last decimal, edited as text (re-signed in SHA256SUMS).
     const changed = await alterReleasedExec1(dir, "acme__embed-small.json");
     const out = join(tmp, "metric");
-    await run(dir, out, true);
+    await run(dir, out);
     return { out, changed };
   })();
 
@@ -229,10 +229,9 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     await runBase();
-    // The base run's site is built: the edited bundles' runs (one site build
-    // among them) go on while Chromium checks it, instead of one after another.
-    // They end within this test, even when it runs alone or fails: a site
-    // build left running would meet the next test file's.
+    // The base run's site is built: the edited bundles' runs go on while
+    // Chromium checks it, instead of one after another. They end within this
+    // test, even when it runs alone or fails: no run outlives its test.
     const edited = startEditedRuns();
     try {
       await checkReleaseSite(t, base);
@@ -249,8 +248,8 @@ Deno.test({
   async fn() {
     const { out, changed } = await runMetric();
     assertEquals(flagged(out), ["metric paper-embed-small  exec 1 value"]);
-    // The site flags exactly that cell on the Leaderboard.
-    await checkFlaggedCell(out, changed);
+    // The Leaderboard, shown this run's tables, flags exactly that cell.
+    await checkFlaggedCell(join(base, "site"), out, changed);
   },
 });
 

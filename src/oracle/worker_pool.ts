@@ -34,7 +34,7 @@ export interface SlotEvents {
   result(id: number, outcomes: TestOutcome[]): void;
   /** The batch is done; `memoryBytes` is the worker's current footprint when known. */
   idle(memoryBytes: number): void;
-  /** The worker is gone (the slot already terminated it); the pool respawns. */
+  /** The worker is gone (the slot already terminated it); another starts once there is work. */
   dead(report: DeathReport): void;
   /**
    * The test running now has run for long (`true`), or that test ended
@@ -80,6 +80,7 @@ interface SlotState {
    * the unanswered rest of the old one and queued a second time.
    */
   open: boolean;
+  /** Its worker is starting. With no worker and not starting, the slot is vacant (see `dead`). */
   restarting: boolean;
   /** Its worker is on a test that has run for long, most likely a loop waiting out its timeout. */
   stalled: boolean;
@@ -116,7 +117,8 @@ export interface WorkerPoolOptions {
 
 /**
  * Schedules jobs over `size` worker slots (plus spares while some are
- * stalled): batches jobs per message, respawns a slot whose worker died,
+ * stalled): batches jobs per message, restarts a slot whose worker died once
+ * there is work for it,
  * re-queues the unfinished part of the job it died in, and recycles a worker
  * whose memory grew too far.
  */
@@ -228,10 +230,20 @@ export class WorkerPool {
     this.#startSpares(room);
   }
 
-  /** Start spares for room that neither an idle nor a starting worker will take. */
+  /**
+   * Start workers for room that neither an idle nor a starting worker will
+   * take: first in vacant slots (whose worker died or was recycled), then as
+   * spares.
+   */
   #startSpares(room: number): void {
     const starting = this.#slots.filter((s) => s.restarting).length;
     let wanted = Math.min(room - starting, this.#queue.length);
+    for (const state of this.#slots) {
+      if (wanted <= 0) return;
+      if (state.slot || state.restarting) continue;
+      wanted--;
+      this.#spawn(state).catch(() => {});
+    }
     const limit = this.size + (this.options.spares ?? 0);
     while (wanted-- > 0 && this.#slots.length < limit) {
       const state = newSlotState();
@@ -290,8 +302,6 @@ export class WorkerPool {
           this.stats.recycles++;
           state.slot?.kill();
           state.slot = null;
-          this.#spawn(state).catch(() => {});
-          return;
         }
         this.#schedulePump();
       },
@@ -367,7 +377,11 @@ export class WorkerPool {
         state.open = false;
         state.stalled = false;
         this.#queue.unshift(...requeue);
-        this.#spawn(state).catch(() => {});
+        // The slot stays vacant until there is work for it (#startSpares): a
+        // worker started at once was often never used, as when its
+        // predecessor died on a stage's last suite (~1.2 CPU-s to start
+        // Pyodide from its snapshot).
+        this.#schedulePump();
       },
     };
   }

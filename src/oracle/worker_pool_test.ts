@@ -121,3 +121,57 @@ Deno.test("a stalled worker's queue goes to a spare, never more than `size` runn
   assertEquals(pool.stats.spares, 1);
   assertEquals(log.maxRunning, 1);
 });
+
+/** Slots whose worker dies in the second test of a job with code "die", counting starts. */
+function dyingFactory(counts: { starts: number }) {
+  return (events: SlotEvents): Promise<Slot> => {
+    counts.starts++;
+    return Promise.resolve({
+      send(jobs: WireJob[]) {
+        setTimeout(() => {
+          for (const j of jobs) {
+            if (j.code === "die" && j.start <= 1) {
+              events.dead({
+                id: j.id,
+                phase: 1,
+                partial: [{ outcome: "pass", ms: 0 }],
+                outcome: "ERROR:Crash",
+                ms: 0,
+              });
+              return;
+            }
+            const run = j.tests.slice(j.start);
+            events.result(j.id, run.map((): TestOutcome => ({ outcome: "pass", ms: 0 })));
+          }
+          setTimeout(() => events.idle(0), 1);
+        }, 1);
+      },
+      kill() {},
+    });
+  };
+}
+
+Deno.test("a dead worker is replaced once there is work for it, not before", async () => {
+  const counts = { starts: 0 };
+  const pool = new WorkerPool(dyingFactory(counts), 1, { batchMax: 4, memoryLimitBytes: 1 << 30 });
+  await pool.start();
+  try {
+    assertEquals(counts.starts, 1);
+    // Its worker dies in the last test: the job is complete, nothing is queued.
+    const last = await pool.run({ setup: "", code: "die", tests: ["t0", "t1"] });
+    assertEquals(last.map((o) => o.outcome), ["pass", "ERROR:Crash"]);
+    await new Promise((r) => setTimeout(r, 20));
+    assertEquals(counts.starts, 1, "a worker started with nothing to run");
+    // The next job starts one, and runs on it.
+    const next = await pool.run({ setup: "", code: "ok", tests: ["t0"] });
+    assertEquals(next.map((o) => o.outcome), ["pass"]);
+    assertEquals(counts.starts, 2);
+    // A death with tests left re-queues them: a worker starts at once for the rest.
+    const rest = await pool.run({ setup: "", code: "die", tests: ["t0", "t1", "t2"] });
+    assertEquals(rest.map((o) => o.outcome), ["pass", "ERROR:Crash", "pass"]);
+  } finally {
+    pool.close();
+  }
+  assertEquals(counts.starts, 3);
+  assertEquals(pool.stats.crashes, 2);
+});

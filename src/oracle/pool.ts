@@ -2,7 +2,7 @@ import type { Job, TestOutcome } from "./outcome.ts";
 import { type PoolStats, WorkerPool } from "./worker_pool.ts";
 import { join } from "node:path";
 import process from "node:process";
-import { driverSource, makeSnapshot, PYODIDE_VERSION } from "./pyodide_slots.ts";
+import { driverSource, makeSnapshot, PYODIDE_VERSION, stallAfterMs } from "./pyodide_slots.ts";
 import { pyodideProcessSlotFactory } from "./pyodide_process.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { sha256Hex } from "../io/hash.ts";
@@ -119,6 +119,8 @@ export async function createPool(options: PoolOptions): Promise<OraclePool> {
     batchMax: options.batchMax ?? 32,
     memoryLimitBytes: options.memoryLimitBytes ?? 512 * 1024 * 1024,
     spares: options.spares ?? workers,
+    // A spare helps only if it is up before the stalled test's timeout cuts it.
+    stallLeftMs: options.runtime === "pyodide" ? timeoutMs - stallAfterMs(timeoutMs) : undefined,
   });
   await pool.start();
   const startMs = performance.now() - t0;

@@ -106,6 +106,19 @@ export interface PyodideSlotOptions {
   timeoutMs: number;
 }
 
+/** How often a slot's watcher looks at its worker, for a per-test timeout. */
+function watchTickMs(timeoutMs: number): number {
+  return Math.max(5, Math.min(50, Math.floor(timeoutMs / 10)));
+}
+
+/**
+ * After how long a running test is reported stalled, for a per-test timeout:
+ * a test this slow is most likely a loop waiting out its timeout.
+ */
+export function stallAfterMs(timeoutMs: number): number {
+  return Math.max(watchTickMs(timeoutMs), Math.min(250, timeoutMs / 4));
+}
+
 /**
  * Slots running Pyodide workers. The main thread watches each worker's shared
  * control block: a phase (load or one test) running past the timeout gets a
@@ -116,9 +129,8 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
   const dir = pyodideDir();
   const soft = options.timeoutMs;
   const hard = options.timeoutMs + Math.max(250, options.timeoutMs);
-  const tick = Math.max(5, Math.min(50, Math.floor(options.timeoutMs / 10)));
-  // A test this slow is most likely a loop waiting out its timeout.
-  const stall = Math.max(tick, Math.min(250, soft / 4));
+  const tick = watchTickMs(options.timeoutMs);
+  const stall = stallAfterMs(options.timeoutMs);
   return async (events: SlotEvents): Promise<Slot> => {
     const worker = newWorker(dir);
     const token = crypto.randomUUID();

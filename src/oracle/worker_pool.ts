@@ -113,6 +113,15 @@ export interface WorkerPoolOptions {
    * stalled), and the stalled worker's unstarted jobs go back to the queue.
    */
   spares?: number;
+  /**
+   * How long a test reported stalled may still run before its timeout
+   * interrupts it. When set, a spare starts only if this pool's workers
+   * started in less (the median of their start times so far): one that comes
+   * up after the stall has ended only costs its start (a Pyodide worker:
+   * ~1 s and ~1.2 CPU-s, more on a busy machine, against 750 ms left of a
+   * 1000 ms timeout).
+   */
+  stallLeftMs?: number;
 }
 
 /**
@@ -244,6 +253,8 @@ export class WorkerPool {
       wanted--;
       this.#spawn(state).catch(() => {});
     }
+    const left = this.options.stallLeftMs;
+    if (left !== undefined && median(this.stats.respawnMs) >= left) return;
     const limit = this.size + (this.options.spares ?? 0);
     while (wanted-- > 0 && this.#slots.length < limit) {
       const state = newSlotState();
@@ -385,6 +396,13 @@ export class WorkerPool {
       },
     };
   }
+}
+
+function median(xs: readonly number[]): number {
+  if (xs.length === 0) return 0;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function newSlotState(): SlotState {

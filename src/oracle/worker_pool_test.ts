@@ -175,3 +175,33 @@ Deno.test("a dead worker is replaced once there is work for it, not before", asy
   assertEquals(counts.starts, 3);
   assertEquals(pool.stats.crashes, 2);
 });
+
+Deno.test("no spare starts when a worker takes longer to start than a stalled test has left", async () => {
+  const log = { running: 0, maxRunning: 0, order: [] as string[] };
+  const stalling = stallingFactory(log);
+  // Workers that take 40 ms to start, for stalls with 20 ms left; then with 400 ms left.
+  const slowStart = (events: SlotEvents) =>
+    new Promise<Slot>((resolve) => setTimeout(() => resolve(stalling(events)), 40));
+  for (const [left, spares] of [[20, 0], [400, 1]]) {
+    log.order = [];
+    const pool = new WorkerPool(slowStart, 1, {
+      batchMax: 8,
+      memoryLimitBytes: 1 << 30,
+      spares: 1,
+      stallLeftMs: left,
+    });
+    await pool.start();
+    try {
+      const codes = ["slow", ...Array.from({ length: 3 }, (_, i) => `fast${i}`)];
+      const results = await Promise.all(
+        codes.map((code) => pool.run({ setup: "", code, tests: ["t"] })),
+      );
+      assertEquals(results.map((r) => r[0].outcome), ["TIMEOUT", "pass", "pass", "pass"]);
+    } finally {
+      pool.close();
+    }
+    assertEquals(pool.stats.spares, spares, `stall with ${left} ms left`);
+    // Without a spare the fast jobs wait for the slow one; with it they run meanwhile.
+    assertEquals(log.order.at(spares ? -1 : 0), "slow", `stall with ${left} ms left`);
+  }
+});

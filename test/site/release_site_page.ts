@@ -20,7 +20,7 @@ import { sha256Hex } from "../../src/io/hash.ts";
 import { launchChromium } from "../../src/report/browser.ts";
 import { fmt, fmtPct } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
-import { pagesAhead } from "./pages_ahead.ts";
+import { pagesAhead, reusedTabs } from "./pages_ahead.ts";
 
 type Row = Record<string, unknown>;
 const WAIT = { timeout: 120_000 };
@@ -103,7 +103,9 @@ export async function checkReleaseSite(t: Deno.TestContext, out: string): Promis
     // Each step's page loads while the step before it runs (pages_ahead.ts).
     const openAhead = pagesAhead(
       ["/", "/leaderboard", "/significance", "/gap", "/benchmark"],
-      (path) => open(context, server.url, path, problems),
+      reusedTabs(context, server.url, {
+        problem: (path, text) => problems.push(`${path}: ${text}`),
+      }),
     );
 
     await t.step(

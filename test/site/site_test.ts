@@ -20,7 +20,7 @@ import { buildSite } from "../../scripts/build_site.ts";
 import config from "../../observablehq.config.ts";
 import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
 import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
-import { pagesAhead } from "./pages_ahead.ts";
+import { pagesAhead, reusedTabs } from "./pages_ahead.ts";
 
 type Row = Record<string, unknown>;
 // Generous: on a busy 2-core CI box DuckDB-wasm and the charts can take a while.
@@ -115,26 +115,18 @@ Deno.test({
     const local = (url: string) =>
       url.startsWith(server.url + "/") || url.startsWith(`blob:${origin}/`) ||
       url.startsWith("data:");
-    const load = async (path: string): Promise<Page> => {
-      const page = await context.newPage();
-      page.on("console", (m) => {
-        if (m.type() === "error") problems.push(`${path}: console error: ${m.text()}`);
-      });
-      page.on("pageerror", (e) => problems.push(`${path}: page error: ${e.message}`));
-      page.on("request", (r) => {
-        requests.push(r.url());
-        if (!local(r.url())) problems.push(`${path}: external request ${r.url()}`);
-      });
-      page.on("requestfailed", (r) => problems.push(`${path}: failed request ${r.url()}`));
-      page.on("response", (r) => {
-        if (r.status() >= 400) problems.push(`${path}: HTTP ${r.status()} ${r.url()}`);
-        else if (r.url().startsWith(`${server.url}/_file/`)) {
-          dataLoaded.set(path, [...(dataLoaded.get(path) ?? []), r.url()]);
+    const load = reusedTabs(context, server.url, {
+      problem: (path, text) => problems.push(`${path}: ${text}`),
+      request: (path, url) => {
+        requests.push(url);
+        if (!local(url)) problems.push(`${path}: external request ${url}`);
+      },
+      response: (path, url) => {
+        if (url.startsWith(`${server.url}/_file/`)) {
+          dataLoaded.set(path, [...(dataLoaded.get(path) ?? []), url]);
         }
-      });
-      await page.goto(server.url + path);
-      return page;
-    };
+      },
+    });
     // The pages in the order the steps check them, each loading while the
     // step before it runs (pages_ahead.ts); each page is recorded from its
     // first request, whenever that is.
@@ -187,7 +179,6 @@ Deno.test({
           sha256Hex(manifestBytes),
         );
         await noCellErrors(page, "/");
-        await page.close();
       });
 
       await t.step(
@@ -229,7 +220,6 @@ Deno.test({
             assertEquals(value, fmt(b.value as number), `${group} ${config}`);
           }
           await noCellErrors(page, "/leaderboard");
-          await page.close();
         },
       );
 
@@ -246,7 +236,6 @@ Deno.test({
         assertEquals(shown.map((r) => r[2]).sort(), rejects.map((r) => r.locator as string).sort());
         await page.locator("[data-testid=validation] table").waitFor(WAIT);
         await noCellErrors(page, "/benchmark");
-        await page.close();
       });
 
       await t.step("functional gap draws its four figures", async () => {
@@ -261,7 +250,6 @@ Deno.test({
         ).length;
         assertEquals(causes.reduce((s, r) => s + Number(r[2]), 0), missCount);
         await noCellErrors(page, "/gap");
-        await page.close();
       });
 
       await t.step("significance shows Holm-adjusted McNemar p for exec@1", async () => {
@@ -275,7 +263,6 @@ Deno.test({
           ok(row[8].startsWith(fmtP(p.p_holm as number)), `${row[8]} vs ${p.p_holm}`);
         }
         await noCellErrors(page, "/significance");
-        await page.close();
       });
 
       await t.step("explorer shows the chosen query's edits as diffs", async () => {
@@ -308,7 +295,6 @@ Deno.test({
         const grid = await tableRows(page, "[data-testid=scores]");
         assertEquals(grid.map((r) => r[0]).sort(), task.map((c) => c.corpus_id as string).sort());
         await noCellErrors(page, "/explorer");
-        await page.close();
       });
 
       await t.step("SQL console runs a typed query and the examples", async () => {
@@ -340,7 +326,6 @@ Deno.test({
         ok((await page.locator("[data-testid=sql-error]").innerText()).includes("nope"));
         await page.locator("[data-testid=schema] table").waitFor(WAIT);
         await noCellErrors(page, "/sql");
-        await page.close();
       });
 
       await t.step("methods shows the invocation table and the run's timeout", async () => {
@@ -352,7 +337,6 @@ Deno.test({
           `${manifest.profile.timeout_ms} ms`,
         ));
         await noCellErrors(page, "/methods");
-        await page.close();
       });
 
       await t.step("every other page of the sidebar loads cleanly", async () => {
@@ -362,7 +346,6 @@ Deno.test({
           const page = await open(p.path);
           for (const selector of ready) await page.locator(selector).first().waitFor(WAIT);
           await noCellErrors(page, p.path);
-          await page.close();
         }
       });
 

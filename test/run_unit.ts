@@ -43,26 +43,25 @@ function fast(i: number): UnitJob {
 
 /**
  * Every job, the longest first as three run at a time on 2 cores, so the last
- * to start are short. Measured on this machine (2026-12-01), each alone:
- * wall s / CPU s (before Chromium ran in one process, its helper processes
- * did not count: the site job used ~95 CPU-s system-wide).
+ * to start are short. Measured on this machine (2026-12-02) in a fresh
+ * clone's `make unit`: wall s / CPU-s of the job's processes (sampled from /proc).
  */
 export const UNIT_JOBS: readonly UnitJob[] = [
-  // Builds the fixture run's site and checks its pages in Chromium. 66 / 38.
+  // Builds the fixture run's site and checks its pages in Chromium. 126 / 75.
   { name: "site", paths: ["test/site"] },
-  // Two runs of the quick profile's first 30 tasks, one killed twice. 52 / 79.
+  // Two runs of the quick profile's first 20 tasks, one killed twice. 94 / 64.
   { name: "reproduce", paths: ["test/pipeline/reproduce_test.ts"] },
-  // Worker deaths and respawns, spares, timeouts. 58 / 74.
+  // Worker deaths and respawns, spares, timeouts (mostly waiting). 111 / 43.
   { name: "oracle-pool", paths: ["src/oracle/pool_test.ts"] },
-  // Four runs of the release profile, two with their site. 62 / 64.
+  // Four runs of the release profile, one with its site. 83 / 83.
   { name: "release-profile", paths: ["test/pipeline/release_profile_test.ts"] },
-  // A rerank run with its site, rerun and resumed. 46 / 55.
+  // A rerank run with its site, rerun and resumed. 89 / 40.
   { name: "rerank", paths: ["test/pipeline/rerank_test.ts"] },
-  // 29 hostile snippets on each runtime. 46 / 49.
+  // 29 hostile snippets on each runtime. 62 / 29.
   { name: "oracle-hostile", paths: ["src/oracle/hostile_test.ts"] },
-  // The whole pipeline on generated tasks. 27 / 41.
+  // The whole pipeline on generated tasks. 32 / 20.
   { name: "growth", paths: ["src/bench/growth_test.ts"] },
-  // ~120 files in three shards: 35 / 34, 39 / 43, 18 / 20.
+  // ~120 files in three shards: 59, 51 and 27 s; 87 CPU-s together.
   ...Array.from({ length: FAST_SHARDS }, (_, i) => fast(i)),
 ];
 

@@ -7,6 +7,7 @@ import { createPool, type OraclePool, type Runtime } from "../oracle/pool.ts";
 import { ExecutionCache, suiteCodeSha, suiteKey, testsSha } from "../oracle/cache.ts";
 import { runtimeId } from "../oracle/run_suites.ts";
 import { MUTANTS, TASKS } from "../tables/schema.ts";
+import { median } from "../stats/median.ts";
 
 /**
  * The bench corpus: canonicals and mutants from the pipeline's tables, or,
@@ -120,8 +121,6 @@ interface RuntimeFigures {
   deaths: string[];
   outcomes: TestOutcome[][];
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
  * Both runtimes over the same jobs: each pool first runs the whole corpus

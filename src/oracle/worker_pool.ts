@@ -1,4 +1,5 @@
 import { CRASH, type Job, NOT_RUN, type Outcome, type TestOutcome } from "./outcome.ts";
+import { median } from "../stats/median.ts";
 
 /** A job as sent to a worker: which tests to run, from which index. */
 export interface WireJob {
@@ -254,6 +255,7 @@ export class WorkerPool {
       this.#spawn(state).catch(() => {});
     }
     const left = this.options.stallLeftMs;
+    // No start measured yet (NaN) does not hold a spare back.
     if (left !== undefined && median(this.stats.respawnMs) >= left) return;
     const limit = this.size + (this.options.spares ?? 0);
     while (wanted-- > 0 && this.#slots.length < limit) {
@@ -396,13 +398,6 @@ export class WorkerPool {
       },
     };
   }
-}
-
-function median(xs: readonly number[]): number {
-  if (xs.length === 0) return 0;
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function newSlotState(): SlotState {

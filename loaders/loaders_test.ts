@@ -3,6 +3,7 @@ import { join } from "node:path";
 import * as arrow from "apache-arrow";
 import { makeFixtureRunInProcess } from "../test/fixtures/run/fixture_process.ts";
 import { tableBytes } from "./table_stream.ts";
+import { runLoader as load } from "./_run_loader.ts";
 import { VALIDATION } from "../src/tables/schema.ts";
 
 Deno.test("a missing optional table is an empty table of its spec; a required one fails", async () => {
@@ -14,18 +15,6 @@ Deno.test("a missing optional table is an empty table of its spec; a required on
   await tableBytes("metrics", undefined, missing).catch(() => (failed = true));
   ok(failed);
 });
-
-const root = new URL("../", import.meta.url).pathname;
-
-async function load(script: string, out: string, ...args: string[]) {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--cached-only", join(root, script), ...args],
-    env: { EXECRET_OUT: out, EXECRET_SITE_READ_ONLY: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code, stdout, stderr: new TextDecoder().decode(stderr) };
-}
 
 Deno.test("loaders write the run's tables to stdout, and run alone", async (t) => {
   const out = await Deno.makeTempDir({ prefix: "execret-loaders-" });

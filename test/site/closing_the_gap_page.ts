@@ -22,6 +22,7 @@ import { fmt, fmtCI, fmtP } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
 import { RERANKERS } from "../pipeline/_rerank_run.ts";
 import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
+import { reusedTabs } from "./pages_ahead.ts";
 
 type Row = Record<string, unknown>;
 const WAIT = { timeout: 60_000 };
@@ -63,23 +64,15 @@ export async function checkClosingTheGapPage(out: string): Promise<void> {
     server = serveSite(join(out, "site"), { base: BASE });
     const origin = new URL(server.url).origin;
     browser = await launchChromium();
-    const page = await browser.newPage();
-    const path = "/closing_the_gap";
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console error: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`failed request ${r.url()}`));
-    page.on("request", (r) => {
-      const url = r.url();
-      const local = url.startsWith(server!.url + "/") || url.startsWith(`blob:${origin}/`) ||
-        url.startsWith("data:");
-      if (!local) problems.push(`request outside the site ${url}`);
-    });
-    page.on("response", (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()} ${r.url()}`);
-    });
-    await page.goto(server.url + path);
+    const url = server.url;
+    const page = await reusedTabs(await browser.newContext(), url, {
+      problem: (path, text) => problems.push(`${path}: ${text}`),
+      request: (path, requested) => {
+        const local = requested.startsWith(url + "/") ||
+          requested.startsWith(`blob:${origin}/`) || requested.startsWith("data:");
+        if (!local) problems.push(`${path}: request outside the site ${requested}`);
+      },
+    })("/closing_the_gap", 0);
 
     // exec@1 before → after: the metrics table's values and intervals, the pairwise McNemar.
     const exec1 = (c: string) => {

@@ -14,13 +14,14 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { readRows } from "../../src/io/arrow_table.ts";
 import { sha256Hex } from "../../src/io/hash.ts";
 import { launchChromium } from "../../src/report/browser.ts";
 import { fmt, fmtPct } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
 import { pagesAhead, reusedTabs } from "./pages_ahead.ts";
+import { runLoader } from "../../loaders/_run_loader.ts";
 
 type Row = Record<string, unknown>;
 const WAIT = { timeout: 120_000 };
@@ -49,26 +50,6 @@ export async function alterReleasedExec1(bundle: string, file: string): Promise<
   );
   await Deno.writeTextFile(sums, lines.join("\n"));
   return Number(changed);
-}
-
-/** Open `path` on the served site, recording console and page errors and failed requests. */
-async function open(
-  browser: Browser | BrowserContext,
-  url: string,
-  path: string,
-  problems: string[],
-): Promise<Page> {
-  const page = await browser.newPage();
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`${path}: console error: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`${path}: page error: ${e.message}`));
-  page.on("requestfailed", (r) => problems.push(`${path}: failed request ${r.url()}`));
-  page.on("response", (r) => {
-    if (r.status() >= 400) problems.push(`${path}: HTTP ${r.status()} ${r.url()}`);
-  });
-  await page.goto(url + path);
-  return page;
 }
 
 /** Wait for a page's cells to settle, then record any cell error. */
@@ -263,14 +244,8 @@ const LEADERBOARD_TABLES = ["metrics", "breakdowns", "paper_comparison"];
 
 /** A data loader's output for the run in `out`, as Framework would have written it. */
 async function loaderOutput(out: string, table: string): Promise<Buffer> {
-  const loader = new URL(`../../docs/data/${table}.arrow.ts`, import.meta.url).pathname;
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--cached-only", loader],
-    env: { EXECRET_OUT: out, EXECRET_SITE_READ_ONLY: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  ok(code === 0, `${table} loader on ${out}: ${new TextDecoder().decode(stderr).slice(-1500)}`);
+  const { code, stdout, stderr } = await runLoader(`docs/data/${table}.arrow.ts`, out);
+  ok(code === 0, `${table} loader on ${out}: ${stderr.slice(-1500)}`);
   return Buffer.from(stdout);
 }
 
@@ -303,7 +278,9 @@ export async function checkFlaggedCell(site: string, out2: string, changed: numb
       served.add(table);
       await route.fulfill({ status: 200, contentType: "application/vnd.apache.arrow.file", body });
     });
-    const page = await open(context, server.url, "/leaderboard", problems);
+    const page = await reusedTabs(context, server.url, {
+      problem: (path, text) => problems.push(`${path}: ${text}`),
+    })("/leaderboard", 0);
     await page.locator("[data-testid=leaderboard] .release-cell").first().waitFor(WAIT);
     await settle(page, "/leaderboard", problems);
     assertEquals([...served].sort(), [...LEADERBOARD_TABLES].sort());

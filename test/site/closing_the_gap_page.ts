@@ -22,7 +22,7 @@ import { fmt, fmtCI, fmtP } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
 import { RERANKERS } from "../pipeline/_rerank_run.ts";
 import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
-import { reusedTabs } from "./pages_ahead.ts";
+import { onSite, reusedTabs } from "./pages_ahead.ts";
 
 type Row = Record<string, unknown>;
 const WAIT = { timeout: 60_000 };
@@ -62,15 +62,14 @@ export async function checkClosingTheGapPage(out: string): Promise<void> {
     const split = await table("test_split");
 
     server = serveSite(join(out, "site"), { base: BASE });
-    const origin = new URL(server.url).origin;
     browser = await launchChromium();
     const url = server.url;
     const page = await reusedTabs(await browser.newContext(), url, {
       problem: (path, text) => problems.push(`${path}: ${text}`),
       request: (path, requested) => {
-        const local = requested.startsWith(url + "/") ||
-          requested.startsWith(`blob:${origin}/`) || requested.startsWith("data:");
-        if (!local) problems.push(`${path}: request outside the site ${requested}`);
+        if (!onSite(requested, url)) {
+          problems.push(`${path}: request outside the site ${requested}`);
+        }
       },
     })("/closing_the_gap", 0);
 

@@ -33,6 +33,16 @@ export function pagesAhead(
   };
 }
 
+/**
+ * Whether a page's request stays on the site served at `site` (its URL):
+ * under it, a blob URL of its origin (which names only the origin, not the
+ * path), or a data URL.
+ */
+export function onSite(url: string, site: string): boolean {
+  return url.startsWith(site + "/") || url.startsWith(`blob:${new URL(site).origin}/`) ||
+    url.startsWith("data:");
+}
+
 /** What a tab reports, each with the site path of the page it came from. */
 export interface TabEvents {
   problem(path: string, text: string): void;

@@ -20,7 +20,7 @@ import { buildSite } from "../../scripts/build_site.ts";
 import config from "../../observablehq.config.ts";
 import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
 import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
-import { pagesAhead, reusedTabs } from "./pages_ahead.ts";
+import { onSite, pagesAhead, reusedTabs } from "./pages_ahead.ts";
 
 type Row = Record<string, unknown>;
 // Generous: on a busy 2-core CI box DuckDB-wasm and the charts can take a while.
@@ -111,15 +111,11 @@ Deno.test({
     /** Per page: the data files (`_file/…`) it loaded, and whether the raw-value check ran. */
     const dataLoaded = new Map<string, string[]>();
     const checked = new Set<string>();
-    // A blob URL names only the origin that made it, not the path under it.
-    const local = (url: string) =>
-      url.startsWith(server.url + "/") || url.startsWith(`blob:${origin}/`) ||
-      url.startsWith("data:");
     const load = reusedTabs(context, server.url, {
       problem: (path, text) => problems.push(`${path}: ${text}`),
       request: (path, url) => {
         requests.push(url);
-        if (!local(url)) problems.push(`${path}: external request ${url}`);
+        if (!onSite(url, server.url)) problems.push(`${path}: external request ${url}`);
       },
       response: (path, url) => {
         if (url.startsWith(`${server.url}/_file/`)) {

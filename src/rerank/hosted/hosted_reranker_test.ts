@@ -5,10 +5,6 @@ import type { RerankInput, RerankQuery } from "../reranker.ts";
 import { rerankServer, TEST_KEY } from "./_loopback_rerank.ts";
 
 Deno.env.set("EXECRET_QUIET", "1");
-// Scores are cached under EXECRET_CACHE: a fresh folder, so no earlier run answers and none is left behind.
-const cacheRoot = await Deno.makeTempDir();
-Deno.env.set("EXECRET_CACHE", cacheRoot);
-globalThis.addEventListener("unload", () => Deno.removeSync(cacheRoot, { recursive: true }));
 
 Deno.test("orderByScore: score descending, ties in base order", () => {
   const c = ["a", "b", "c", "d"].map((corpus_id, i) => ({ corpus_id, rank: i + 1 }));
@@ -37,6 +33,14 @@ Deno.test("<base>+rerank:<name> reorders each query's top k by the API's scores,
   // Scores the server gives: by the digit the snippet returns; 7 and 7 tie.
   const score = (_q: string, d: string) => Number(/return (\d)/.exec(d)![1]) / 10;
   const server = rerankServer("cohere", { model: "rerank-v3.5", score, maxTokensPerDoc: 4096 });
+  // Scores are cached under EXECRET_CACHE: a fresh folder, so no earlier run
+  // answers and none is left behind. Set here, not when the module loads:
+  // the fast suite runs every module in one process, and tests that ran
+  // before this one unset EXECRET_CACHE, which sent these scores to the
+  // project's own out/cache, where the next `make test` found them.
+  const savedCache = Deno.env.get("EXECRET_CACHE");
+  const cacheRoot = await Deno.makeTempDir({ prefix: "execret-rerank-cache-" });
+  Deno.env.set("EXECRET_CACHE", cacheRoot);
   try {
     const spec = parseRerankConfig("bm25+rerank:cohere-rerank-v3.5@4");
     const reranker = await spec.entry.create({
@@ -68,7 +72,12 @@ Deno.test("<base>+rerank:<name> reorders each query's top k by the API's scores,
     const again = await reranker.rerank(input);
     strictEqual(server.requests.length, 2);
     assertEquals(again, out);
+    // The scores went to this test's folder.
+    strictEqual([...Deno.readDirSync(cacheRoot)].length > 0, true);
   } finally {
     await server.close();
+    if (savedCache === undefined) Deno.env.delete("EXECRET_CACHE");
+    else Deno.env.set("EXECRET_CACHE", savedCache);
+    await Deno.remove(cacheRoot, { recursive: true });
   }
 });

@@ -9,6 +9,10 @@ export const CHROMIUM_PATH = Deno.env.get("EXECRET_CHROMIUM") ?? "/usr/bin/chrom
  * its renderer, network and GPU services in one process: loading the site's
  * ten pages took 24 CPU-s instead of 33 (measured system-wide: Chromium's
  * helper processes do not count in its parent's CPU time), 17 s instead of 22.
+ * In one process Chromium renders the pages of one browser context only: a
+ * page of a second context (`browser.newPage()` makes one) ends the browser
+ * ("Target page, context or browser has been closed"), so callers open every
+ * page in one context.
  * V8 caches a WebAssembly module's compiled code with its HTTP cache entry,
  * by default only once 1 MB of optimized code exists and after a delay; a
  * site page stays well below that, so each page compiled DuckDB-wasm's 35 MB

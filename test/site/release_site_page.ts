@@ -14,10 +14,9 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { readRows } from "../../src/io/arrow_table.ts";
 import { sha256Hex } from "../../src/io/hash.ts";
-import { launchChromium } from "../../src/report/browser.ts";
 import { fmt, fmtPct } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
 import { pagesAhead, reusedTabs } from "./pages_ahead.ts";
@@ -64,9 +63,12 @@ async function settle(page: Page, path: string, problems: string[]) {
  * Check the site of the release run in `out` (its site in `out/site`), one
  * step of `t` per page; the run's tables give every expected number.
  */
-export async function checkReleaseSite(t: Deno.TestContext, out: string): Promise<void> {
+export async function checkReleaseSite(
+  t: Deno.TestContext,
+  out: string,
+  context: BrowserContext,
+): Promise<void> {
   const problems: string[] = [];
-  let browser: Browser | undefined;
   const servers: { close(): Promise<void> }[] = [];
   try {
     const tables = (name: string) => readRows<Row>(join(out, "tables", `${name}.arrow`));
@@ -78,9 +80,6 @@ export async function checkReleaseSite(t: Deno.TestContext, out: string): Promis
 
     const server = serveSite(join(out, "site"));
     servers.push(server);
-    browser = await launchChromium();
-    // One context for every page, sharing its HTTP cache (see site_test.ts).
-    const context = await browser.newContext();
     // Each step's page loads while the step before it runs (pages_ahead.ts).
     const openAhead = pagesAhead(
       ["/", "/leaderboard", "/significance", "/gap", "/benchmark"],
@@ -234,7 +233,6 @@ export async function checkReleaseSite(t: Deno.TestContext, out: string): Promis
 
     assertEquals(problems, []);
   } finally {
-    await browser?.close();
     for (const s of servers) await s.close();
   }
 }
@@ -257,7 +255,12 @@ async function loaderOutput(out: string, table: string): Promise<Buffer> {
  * data loader. The page's code and every other file are the built site's; a
  * whole second site build cost ~14 CPU-s for these three tables.
  */
-export async function checkFlaggedCell(site: string, out2: string, changed: number): Promise<void> {
+export async function checkFlaggedCell(
+  context: BrowserContext,
+  site: string,
+  out2: string,
+  changed: number,
+): Promise<void> {
   const problems: string[] = [];
   const data = new Map(
     await Promise.all(
@@ -266,12 +269,13 @@ export async function checkFlaggedCell(site: string, out2: string, changed: numb
   );
   const served = new Set<string>();
   const server = serveSite(site);
-  let browser: Browser | undefined;
   try {
-    browser = await launchChromium();
-    const context = await browser.newContext();
     // Framework names a data file by content (`_file/data/<table>.<hash>.arrow`).
-    await context.route(/\/_file\/data\/[a-z_]+\.[0-9a-f]+\.arrow$/, async (route) => {
+    // Only this server's: the context may hold pages of another site.
+    const dataFile = new RegExp(
+      `^${RegExp.escape(server.url)}/_file/data/[a-z_]+\\.[0-9a-f]+\\.arrow$`,
+    );
+    await context.route(dataFile, async (route) => {
       const table = /\/_file\/data\/([a-z_]+)\./.exec(route.request().url())![1];
       const body = data.get(table);
       if (!body) return await route.continue();
@@ -295,7 +299,6 @@ export async function checkFlaggedCell(site: string, out2: string, changed: numb
     ok(flagged.includes(`paper ${changed}`) && flagged.includes("⚑ differs"), flagged);
     assertEquals(problems, []);
   } finally {
-    await browser?.close();
     await server.close();
   }
 }

@@ -23,6 +23,18 @@ import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
 import { onSite, pagesAhead, reusedTabs } from "./pages_ahead.ts";
 
 type Row = Record<string, unknown>;
+/** Raw values where a reader sees them, and words and editors that are not raw values. */
+const RAW_VALUE_PAGE = `<!doctype html><body>
+<p>exec@1 <span>null</span></p>
+<p>nullable, nulls, NaNs and undefinedness are words of their own</p>
+<table><tr><td>gap</td><td>NaN%</td></tr></table>
+<p hidden>undefined but hidden</p>
+<textarea>SELECT * FROM t WHERE x IS null</textarea>
+<input value="undefined">
+<div contenteditable>SELECT NaN</div>
+<div class="cm-editor"><div>WHERE y = null</div></div>
+<p>after the editors: undefined</p>
+</body>`;
 // Generous: on a busy 2-core CI box DuckDB-wasm and the charts can take a while.
 const WAIT = { timeout: 60_000 };
 /** Where GitHub Pages puts a project site; a link or fetch by absolute path misses it. */
@@ -152,6 +164,24 @@ Deno.test({
     };
 
     try {
+      // The raw-value finder every page's check relies on, first on a page
+      // of known text (in this browser: a launch of its own cost ~3 CPU-s).
+      await t.step(
+        "rawValueLines finds raw null/undefined/NaN in shown text, not in editors",
+        async () => {
+          // In the pages' context: Chromium in one process renders one context's pages only.
+          const page = await context.newPage();
+          await page.setContent(RAW_VALUE_PAGE);
+          assertEquals(await rawValueLines(page), [
+            "exec@1 null",
+            "gap\tNaN%",
+            "after the editors: undefined",
+          ]);
+          // The editors are shown again afterwards.
+          assertEquals(await page.locator("textarea").isVisible(), true);
+        },
+      );
+
       await t.step("overview shows the best exec@1 config and its headline numbers", async () => {
         const page = await open("/");
         const exec = (k: number) => metrics.filter((m) => m.metric === "exec" && m.k === k);

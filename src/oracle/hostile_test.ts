@@ -8,6 +8,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { createPool, type Runtime } from "./pool.ts";
+import type { Outcome } from "./outcome.ts";
 import { load, matches, NORMAL, testOnEachRuntime } from "./_pool_fixtures.ts";
 
 async function hostileRun(runtime: Runtime): Promise<void> {
@@ -39,14 +40,28 @@ async function hostileRun(runtime: Runtime): Promise<void> {
     // One worker, one snippet at a time: later snippets check that earlier
     // ones left no trace in the worker.
     for (const s of load("hostile.json")) {
-      const outcomes = await pool.run({
-        setup: fill(s.setup ?? ""),
-        code: fill(s.code),
-        tests: s.tests.map(fill),
-      });
-      const got = outcomes.map((o) => o.outcome);
-      const good = got.length === s.expect.length && got.every((o, i) => matches(o, s.expect[i]));
-      if (!good) {
+      const run = async () =>
+        (await pool.run({
+          setup: fill(s.setup ?? ""),
+          code: fill(s.code),
+          tests: s.tests.map(fill),
+        })).map((o) => o.outcome);
+      const good = (got: Outcome[]) =>
+        got.length === s.expect.length && got.every((o, i) => matches(o, s.expect[i]));
+      let got = await run();
+      // The timeout is wall time: in a slow phase of a loaded VM, memory_growth's
+      // first 10 MB once took over its 1 s (native, 576 CPU-s `make test`).
+      // A TIMEOUT the snippet should not get is tried once more; a real hang
+      // times out again.
+      const unexpectedTimeout = got.some((o, i) =>
+        o === "TIMEOUT" && !matches("TIMEOUT", s.expect[i] ?? "")
+      );
+      if (!good(got) && unexpectedTimeout) {
+        const first = got;
+        got = await run();
+        if (good(got)) console.error(`${s.name}: passed on a second try after ${first.join(",")}`);
+      }
+      if (!good(got)) {
         failures.push(
           `${s.name}: got ${JSON.stringify(got)}, expected ${JSON.stringify(s.expect)}`,
         );

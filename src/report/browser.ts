@@ -13,13 +13,14 @@ export const CHROMIUM_PATH = Deno.env.get("EXECRET_CHROMIUM") ?? "/usr/bin/chrom
  * page of a second context (`browser.newPage()` makes one) ends the browser
  * ("Target page, context or browser has been closed"), so callers open every
  * page in one context.
- * V8 caches a WebAssembly module's compiled code with its HTTP cache entry,
- * by default only once 1 MB of optimized code exists and after a delay; a
- * site page stays well below that, so each page compiled DuckDB-wasm's 35 MB
- * again. Caching
- * from the first optimized function on lets the next page reuse it: with the
- * static server's cache headers, the site test's ten pages took 63–65 CPU-s
- * system-wide instead of 72–77 (either change alone: no gain).
+ * Each page that queries DuckDB compiles DuckDB-wasm's 35 MB again (~2.5–3
+ * CPU-s of the page's ~5): V8 keeps compiled wasm only beside a response's
+ * HTTP cache entry, and DuckDB-wasm 1.29 instantiates from a Response it
+ * builds itself (the download piped through a TransformStream, for its
+ * progress events), which has none. Flags that make V8 cache sooner
+ * (`--wasm-caching-threshold`) therefore changed nothing: the ten pages took
+ * 46.6–50.8 CPU-s with them and 45.8–50.6 without (three runs each,
+ * 2026-12-02), and no wasm cache entry was ever written.
  */
 export async function launchChromium(executablePath = CHROMIUM_PATH): Promise<Browser> {
   try {
@@ -47,7 +48,6 @@ function launchOnce(executablePath: string): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
       "--single-process",
-      "--js-flags=--wasm-caching-threshold=1 --wasm-caching-timeout-ms=0",
       // Headless Chromium still builds the omnibox's WebUI popup for every
       // tab (its scripts showed in each page's trace): ~10% of the CPU of
       // loading the site's pages (58–60 CPU-s instead of 65–70 for eleven).

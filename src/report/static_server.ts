@@ -54,9 +54,9 @@ function normalizeBase(base: string): string {
  * Framework's own preview and GitHub Pages do. Only for local viewing and
  * tests: no directory listings. Files are cacheable for ten minutes, as
  * GitHub Pages serves them (`max-age=600`, `Last-Modified`): Chromium then
- * keeps DuckDB-wasm, and the code it compiled from it, from one page to the
- * next (see launchChromium). Serve a rebuilt site on a new server, so under a
- * new origin, rather than to a browser that has the old one cached.
+ * downloads DuckDB-wasm once, not once a page (it still compiles it for
+ * every page: see launchChromium). Serve a rebuilt site on a new server, so
+ * under a new origin, rather than to a browser that has the old one cached.
  *
  * With `base: "/execret-kit/"`, `server.url` is
  * `http://127.0.0.1:<port>/execret-kit` and the pages are at `server.url +

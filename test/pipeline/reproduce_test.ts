@@ -5,9 +5,10 @@
  * Runs the real CLI on the quick profile (bm25/tfidf/use, Pyodide) over the
  * first 20 of its 71 built-in tasks, read as a `jsonl:` source: still several
  * oracle jobs and three embedding batches (queries, then documents in two) to
- * be killed between, at ~25 CPU-s a run instead of 53 with all 71 (35 with 30). Both runs' caches start with the Pyodide snapshot copied
- * from the kit's own (it holds no result; making it is the oracle pool's
- * test's, and cost each run ~7 CPU-s).
+ * be killed between, at ~25 CPU-s a run instead of 53 with all 71 (35 with
+ * 30). Both runs' caches start with the Pyodide snapshot copied from the
+ * kit's own (it holds no result; making it is the oracle pool's test's, and
+ * cost each run ~7 CPU-s).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";

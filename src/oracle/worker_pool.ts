@@ -117,10 +117,14 @@ export interface WorkerPoolOptions {
   /**
    * How long a test reported stalled may still run before its timeout
    * interrupts it. When set, a spare starts only if this pool's workers
-   * started in less (the median of their start times so far): one that comes
-   * up after the stall has ended only costs its start (a Pyodide worker:
-   * ~1 s and ~1.2 CPU-s, more on a busy machine, against 750 ms left of a
-   * 1000 ms timeout).
+   * started in less (the median of their start times so far), or if the
+   * queue holds a full batch for every slot the pool may have (`size +
+   * spares`). A spare that comes up after the stall has ended only costs its
+   * start (a Pyodide worker: ~1 s and ~1.2 CPU-s, more on a busy machine,
+   * against 750 ms left of a 1000 ms timeout) unless later stalls find it
+   * there: with that much work left they do (the default profile's oracle
+   * stage meets ~80 timeouts, often two at once, with thousands of suites
+   * queued).
    */
   stallLeftMs?: number;
 }
@@ -254,10 +258,14 @@ export class WorkerPool {
       wanted--;
       this.#spawn(state).catch(() => {});
     }
-    const left = this.options.stallLeftMs;
-    // No start measured yet (NaN) does not hold a spare back.
-    if (left !== undefined && median(this.stats.respawnMs) >= left) return;
     const limit = this.size + (this.options.spares ?? 0);
+    // A spare started too late for this stall still stays in the pool and
+    // takes the next stalled worker's place at once, which pays off only
+    // when much work is left: a loop's siblings (other mutants of its task)
+    // tend to loop too. No start measured yet (NaN) does not hold one back.
+    const left = this.options.stallLeftMs;
+    const lateStart = left !== undefined && median(this.stats.respawnMs) >= left;
+    if (lateStart && this.#queue.length < this.options.batchMax * limit) return;
     while (wanted-- > 0 && this.#slots.length < limit) {
       const state = newSlotState();
       this.#slots.push(state);

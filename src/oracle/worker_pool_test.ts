@@ -176,13 +176,16 @@ Deno.test("a dead worker is replaced once there is work for it, not before", asy
   assertEquals(pool.stats.crashes, 2);
 });
 
-Deno.test("no spare starts when a worker takes longer to start than a stalled test has left", async () => {
+Deno.test("a spare that would start after a stall ends starts only when much work is queued", async () => {
   const log = { running: 0, maxRunning: 0, order: [] as string[] };
   const stalling = stallingFactory(log);
-  // Workers that take 40 ms to start, for stalls with 20 ms left; then with 400 ms left.
+  // Workers that take 40 ms to start, for stalls with 20 ms left, then with
+  // 400 ms left; 3 fast jobs behind the slow one, then 40 (more than a batch
+  // of 8 for each of the pool's 2 slots).
   const slowStart = (events: SlotEvents) =>
     new Promise<Slot>((resolve) => setTimeout(() => resolve(stalling(events)), 40));
-  for (const [left, spares] of [[20, 0], [400, 1]]) {
+  for (const [left, fast, spares] of [[20, 3, 0], [400, 3, 1], [20, 40, 1]]) {
+    const label = `stall with ${left} ms left, ${fast} jobs behind it`;
     log.order = [];
     const pool = new WorkerPool(slowStart, 1, {
       batchMax: 8,
@@ -192,16 +195,19 @@ Deno.test("no spare starts when a worker takes longer to start than a stalled te
     });
     await pool.start();
     try {
-      const codes = ["slow", ...Array.from({ length: 3 }, (_, i) => `fast${i}`)];
+      const codes = ["slow", ...Array.from({ length: fast }, (_, i) => `fast${i}`)];
       const results = await Promise.all(
         codes.map((code) => pool.run({ setup: "", code, tests: ["t"] })),
       );
-      assertEquals(results.map((r) => r[0].outcome), ["TIMEOUT", "pass", "pass", "pass"]);
+      assertEquals(results.map((r) => r[0].outcome), [
+        "TIMEOUT",
+        ...codes.slice(1).map(() => "pass"),
+      ]);
     } finally {
       pool.close();
     }
-    assertEquals(pool.stats.spares, spares, `stall with ${left} ms left`);
+    assertEquals(pool.stats.spares, spares, label);
     // Without a spare the fast jobs wait for the slow one; with it they run meanwhile.
-    assertEquals(log.order.at(spares ? -1 : 0), "slow", `stall with ${left} ms left`);
+    assertEquals(log.order.at(spares ? -1 : 0), "slow", label);
   }
 });

@@ -1,12 +1,15 @@
 import type { EmbeddingsModel } from "@energetic-ai/embeddings";
 import { useTokenizer } from "./use_tokenizer.ts";
 import { installUseSliceKernels } from "./use_slice_kernels.ts";
+import { installUseMatMulKernel } from "./use_matmul_kernel.ts";
 
 /**
  * Make a loaded Universal Sentence Encoder faster without changing one bit of
  * its vectors: its tokenizer's `encode` becomes our linear-time equivalent
- * (built from the same vocabulary the package loaded), and tfjs' wasm Slice
- * and SplitV become copy-free ones (see use_slice_kernels.ts). The model still
+ * (built from the same vocabulary the package loaded), tfjs' wasm Slice and
+ * SplitV become copy-free ones (see use_slice_kernels.ts), and its
+ * BatchMatMul a SIMD one for attention's products (use_matmul_kernel.ts),
+ * with the same bits. The model still
  * runs through the package's own `embed`, so batching, padding and the graph
  * are the package's. Returns a function that undoes both (for the test that
  * compares the two paths). If the package's tokenizer does not expose its
@@ -22,7 +25,12 @@ export function speedUpUseModel(model: Pick<EmbeddingsModel, "tokenizer">): () =
     vocabulary?: unknown;
     encode: (input: string) => number[];
   };
-  const restoreKernels = installUseSliceKernels();
+  const restoreSlices = installUseSliceKernels();
+  const restoreMatMul = installUseMatMulKernel();
+  const restoreKernels = () => {
+    restoreMatMul();
+    restoreSlices();
+  };
   const vocabulary = tokenizer.vocabulary;
   if (!Array.isArray(vocabulary)) return restoreKernels;
   const fast = useTokenizer(vocabulary);

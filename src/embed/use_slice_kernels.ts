@@ -19,13 +19,13 @@
  */
 
 /** What the kernels use of tfjs' wasm backend (`BackendWasm`). */
-interface WasmBackend {
+export interface WasmBackend {
   makeOutput(shape: number[], dtype: string): TensorInfo;
   dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
   wasm: { HEAPU8: Uint8Array };
 }
 
-interface TensorInfo {
+export interface TensorInfo {
   dataId: object;
   shape: number[];
   dtype: string;
@@ -37,7 +37,7 @@ interface KernelArgs {
   backend: WasmBackend;
 }
 
-interface KernelConfig {
+export interface KernelConfig {
   kernelName: string;
   backendName: string;
   kernelFunc: (args: KernelArgs) => TensorInfo | TensorInfo[];
@@ -48,7 +48,7 @@ interface KernelConfig {
 const BYTES: Record<string, number> = { float32: 4, int32: 4, bool: 1 };
 
 /** tfjs' kernel registry (key `backend_kernel`), shared by every copy of tfjs in the process. */
-function kernelRegistry(): Map<string, KernelConfig> | undefined {
+export function kernelRegistry(): Map<string, KernelConfig> | undefined {
   const globals = (globalThis as { _tfGlobals?: Map<string, unknown> })._tfGlobals;
   const registry = globals?.get("kernelRegistry");
   return registry instanceof Map ? registry as Map<string, KernelConfig> : undefined;

@@ -2,6 +2,21 @@ import type { EmbeddingsModel } from "@energetic-ai/embeddings";
 import { useTokenizer } from "./use_tokenizer.ts";
 import { installUseSliceKernels } from "./use_slice_kernels.ts";
 import { installUseMatMulKernel } from "./use_matmul_kernel.ts";
+import { useBackendKernels } from "./tfjs_kernels.ts";
+
+/** The wasm kernels the fast path puts its own in front of. */
+export const FAST_PATH_KERNELS = ["Slice", "SplitV", "BatchMatMul"] as const;
+
+/**
+ * Run the package's own kernels until the returned function is called
+ * (which puts back what was there): the fast path's kernels are global to
+ * the process, so a model loaded through the kit's provider elsewhere in it
+ * has already put them in place. The tokenizer is per model, and a model from
+ * the package's own \`initModel\` has its own.
+ */
+export function usePackageKernels(): () => void {
+  return useBackendKernels(FAST_PATH_KERNELS);
+}
 
 /**
  * Make a loaded Universal Sentence Encoder faster without changing one bit of

@@ -24,12 +24,7 @@
  * its columns contiguous and padded to a multiple of 4 (no arithmetic, so no
  * bits change), and the result copied back into the output tensor.
  */
-import {
-  type KernelConfig,
-  kernelRegistry,
-  type TensorInfo,
-  type WasmBackend,
-} from "./use_slice_kernels.ts";
+import { type KernelArgs, swapKernel } from "./tfjs_kernels.ts";
 
 /** The block of the shared dimension the backend's fallback loop sums separately. */
 const K_BLOCK = 48;
@@ -396,26 +391,7 @@ function batchMatMulInto(
   }
 }
 
-interface MatMulArgs {
-  inputs: { a: TensorInfo; b: TensorInfo };
-  attrs: { transposeA?: boolean; transposeB?: boolean };
-  backend: WasmBackend;
-}
-
 const sizeOf = (dims: number[]) => dims.reduce((x, y) => x * y, 1);
-
-const NAME = "wasm_BatchMatMul";
-const ORIGINAL = Symbol("the backend's own kernel");
-type Wrapped = KernelConfig & { [ORIGINAL]?: KernelConfig };
-
-/**
- * The wasm backend's own BatchMatMul, whether or not this kernel stands in
- * front of it (the tests compare the two).
- */
-export function backendBatchMatMul(): KernelConfig | undefined {
-  const current = kernelRegistry()?.get(NAME) as Wrapped | undefined;
-  return current?.[ORIGINAL] ?? current;
-}
 
 /**
  * Put the SIMD BatchMatMul into tfjs' registry for the wasm backend, in
@@ -427,12 +403,8 @@ export function backendBatchMatMul(): KernelConfig | undefined {
  * loaded yet, or wasm SIMD is missing.
  */
 export function installUseMatMulKernel(): () => void {
-  const registry = kernelRegistry();
-  const current = registry?.get(NAME);
-  const original = backendBatchMatMul();
-  if (!registry || !current || !original || !WebAssembly.validate(moduleBytes())) return () => {};
-  const kernelFunc = (raw: unknown) => {
-    const args = raw as MatMulArgs;
+  if (!WebAssembly.validate(moduleBytes())) return () => {};
+  const restore = swapKernel("BatchMatMul", (own) => (args: KernelArgs) => {
     const { a, b } = args.inputs;
     const transposeA = args.attrs.transposeA === true;
     const transposeB = args.attrs.transposeB === true;
@@ -448,7 +420,7 @@ export function installUseMatMulKernel(): () => void {
     const covered = a.dtype === "float32" && b.dtype === "float32" && !transposeA &&
       rank >= 2 && b.shape.length === rank && k === kb && k > 0 && aData && bData &&
       outer.every((d, i) => d === b.shape[i]) && !(batch === 1 && !transposeB);
-    if (!covered) return original.kernelFunc(raw as Parameters<KernelConfig["kernelFunc"]>[0]);
+    if (!covered) return own.kernelFunc(args);
     const out = args.backend.makeOutput([...outer, m, n], "float32");
     if (batch * m * n === 0) return out;
     // makeOutput may have grown the backend's memory: offsets stay, the buffer changes.
@@ -465,10 +437,6 @@ export function installUseMatMulKernel(): () => void {
       transposeB,
     );
     return out;
-  };
-  const wrapped: Wrapped = { ...original, kernelFunc, [ORIGINAL]: original };
-  registry.set(NAME, wrapped);
-  return () => {
-    registry.set(NAME, current);
-  };
+  });
+  return restore ?? (() => {});
 }

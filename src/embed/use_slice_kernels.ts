@@ -11,48 +11,19 @@
  * (`copyWithin`), so their results are the same bytes, only without the
  * detour; no arithmetic is involved, so vectors stay identical to the bit.
  *
- * The kernels are swapped into tfjs' global kernel registry (the `Map` tfjs
- * keeps under `globalThis._tfGlobals`): the package does not export tfjs'
- * `registerKernel`, and importing its bundled tfjs directly would add a
- * dependency to the lockfile. Anything these kernels do not cover (strings,
- * rank 0, scalar or inferred sizes) goes to the backend's own kernel.
+ * The kernels are swapped into tfjs' global kernel registry (tfjs_kernels.ts).
+ * Anything they do not cover (strings, rank 0, scalar or inferred sizes) goes
+ * to the backend's own kernel.
  */
-
-/** What the kernels use of tfjs' wasm backend (`BackendWasm`). */
-export interface WasmBackend {
-  makeOutput(shape: number[], dtype: string): TensorInfo;
-  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
-  wasm: { HEAPU8: Uint8Array };
-}
-
-export interface TensorInfo {
-  dataId: object;
-  shape: number[];
-  dtype: string;
-}
-
-interface KernelArgs {
-  inputs: { x: TensorInfo };
-  attrs: Record<string, unknown>;
-  backend: WasmBackend;
-}
-
-export interface KernelConfig {
-  kernelName: string;
-  backendName: string;
-  kernelFunc: (args: KernelArgs) => TensorInfo | TensorInfo[];
-  setupFunc?: unknown;
-  disposeFunc?: unknown;
-}
+import {
+  type KernelArgs,
+  type KernelConfig,
+  swapKernel,
+  type TensorInfo,
+  type WasmBackend,
+} from "./tfjs_kernels.ts";
 
 const BYTES: Record<string, number> = { float32: 4, int32: 4, bool: 1 };
-
-/** tfjs' kernel registry (key `backend_kernel`), shared by every copy of tfjs in the process. */
-export function kernelRegistry(): Map<string, KernelConfig> | undefined {
-  const globals = (globalThis as { _tfGlobals?: Map<string, unknown> })._tfGlobals;
-  const registry = globals?.get("kernelRegistry");
-  return registry instanceof Map ? registry as Map<string, KernelConfig> : undefined;
-}
 
 /**
  * Copy the box `begin` + `size` of `x` into a new tensor, or undefined when
@@ -109,59 +80,51 @@ function asIntArray(v: unknown): number[] | undefined {
   return Array.isArray(v) && v.every((n) => Number.isInteger(n)) ? v as number[] : undefined;
 }
 
+/** SplitV by copy-free slices, or the backend's own `splitV` for a case this does not cover. */
+function splitInto(args: KernelArgs, splitV: KernelConfig): TensorInfo | TensorInfo[] {
+  const x = args.inputs.x;
+  const rank = x.shape.length;
+  const axisAttr = args.attrs.axis;
+  const axis = typeof axisAttr === "number" ? (axisAttr < 0 ? axisAttr + rank : axisAttr) : -1;
+  const n = x.shape[axis];
+  const splits = args.attrs.numOrSizeSplits;
+  // Sizes given outright and adding up (an inferred -1 or a count goes to the original).
+  const sizes = asIntArray(splits);
+  if (
+    !BYTES[x.dtype] || !args.backend.dataIdMap.get(x.dataId) || axis < 0 || axis >= rank ||
+    !sizes || sizes.some((s) => s < 0) || sizes.reduce((a, b) => a + b, 0) !== n
+  ) {
+    return splitV.kernelFunc(args);
+  }
+  const begin = new Array<number>(rank).fill(0);
+  const outs: TensorInfo[] = [];
+  for (const s of sizes) {
+    const size = x.shape.slice();
+    size[axis] = s;
+    // Cannot fail here: dtype and bounds were checked above.
+    outs.push(sliceBox(args.backend, x, begin.slice(), size)!);
+    begin[axis] += s;
+  }
+  return outs;
+}
+
 /**
  * Put the copy-free Slice and SplitV into tfjs' registry for the wasm
- * backend, keeping the originals as fallbacks; returns a function that puts
- * the originals back (the tests compare both). A no-op returning a no-op when
- * tfjs or its wasm kernels are not loaded yet: call it after `initModel`.
+ * backend, in front of the backend's own (the fallbacks); returns a function
+ * that puts back what was there (the tests compare both). A no-op returning
+ * a no-op when tfjs or its wasm kernels are not loaded yet: call it after
+ * `initModel`.
  */
 export function installUseSliceKernels(): () => void {
-  const registry = kernelRegistry();
-  const slice = registry?.get("wasm_Slice");
-  const splitV = registry?.get("wasm_SplitV");
-  if (!registry || !slice || !splitV) return () => {};
-  const fastSlice: KernelConfig = {
-    ...slice,
-    kernelFunc: (args) => {
-      const begin = asIntArray(args.attrs.begin);
-      const size = asIntArray(args.attrs.size);
-      return (begin && size && sliceBox(args.backend, args.inputs.x, begin, size)) ||
-        slice.kernelFunc(args);
-    },
-  };
-  const fastSplitV: KernelConfig = {
-    ...splitV,
-    kernelFunc: (args) => {
-      const x = args.inputs.x;
-      const rank = x.shape.length;
-      const axisAttr = args.attrs.axis;
-      const axis = typeof axisAttr === "number" ? (axisAttr < 0 ? axisAttr + rank : axisAttr) : -1;
-      const n = x.shape[axis];
-      const splits = args.attrs.numOrSizeSplits;
-      // Sizes given outright and adding up (an inferred -1 or a count goes to the original).
-      const sizes = asIntArray(splits);
-      if (
-        !BYTES[x.dtype] || !args.backend.dataIdMap.get(x.dataId) || axis < 0 || axis >= rank ||
-        !sizes || sizes.some((s) => s < 0) || sizes.reduce((a, b) => a + b, 0) !== n
-      ) {
-        return splitV.kernelFunc(args);
-      }
-      const begin = new Array<number>(rank).fill(0);
-      const outs: TensorInfo[] = [];
-      for (const s of sizes) {
-        const size = x.shape.slice();
-        size[axis] = s;
-        // Cannot fail here: dtype and bounds were checked above.
-        outs.push(sliceBox(args.backend, x, begin.slice(), size)!);
-        begin[axis] += s;
-      }
-      return outs;
-    },
-  };
-  registry.set("wasm_Slice", fastSlice);
-  registry.set("wasm_SplitV", fastSplitV);
+  const restoreSlice = swapKernel("Slice", (slice) => (args) => {
+    const begin = asIntArray(args.attrs.begin);
+    const size = asIntArray(args.attrs.size);
+    return (begin && size && sliceBox(args.backend, args.inputs.x, begin, size)) ||
+      slice.kernelFunc(args);
+  });
+  const restoreSplitV = swapKernel("SplitV", (splitV) => (args) => splitInto(args, splitV));
   return () => {
-    registry.set("wasm_Slice", slice);
-    registry.set("wasm_SplitV", splitV);
+    restoreSplitV?.();
+    restoreSlice?.();
   };
 }

@@ -12,7 +12,7 @@ export const FAST_PATH_KERNELS = ["Slice", "SplitV", "BatchMatMul"] as const;
  * (which puts back what was there): the fast path's kernels are global to
  * the process, so a model loaded through the kit's provider elsewhere in it
  * has already put them in place. The tokenizer is per model, and a model from
- * the package's own \`initModel\` has its own.
+ * the package's own `initModel` has its own.
  */
 export function usePackageKernels(): () => void {
   return useBackendKernels(FAST_PATH_KERNELS);
@@ -24,10 +24,9 @@ export function usePackageKernels(): () => void {
  * (built from the same vocabulary the package loaded), tfjs' wasm Slice and
  * SplitV become copy-free ones (see use_slice_kernels.ts), and its
  * BatchMatMul a SIMD one for attention's products (use_matmul_kernel.ts),
- * with the same bits. The model still
- * runs through the package's own `embed`, so batching, padding and the graph
- * are the package's. Returns a function that undoes both (for the test that
- * compares the two paths). If the package's tokenizer does not expose its
+ * with the same bits. The model still runs through the package's own
+ * `embed`, so batching, padding and the graph are the package's. Returns a
+ * function that undoes all of it (for the test that compares the two paths). If the package's tokenizer does not expose its
  * vocabulary (another version), its own stays.
  */
 export function fastenUseModel<M extends Pick<EmbeddingsModel, "tokenizer">>(model: M): M {

@@ -19,81 +19,42 @@
  * with the backend's own kernel bit for bit, and `use_fast_path_test.ts` the
  * whole model's vectors.
  *
- * The module is assembled below (a few dozen instructions; no toolchain).
+ * The module is assembled below with src/common/wasm_emit.ts (no toolchain).
  * Operands are copied into its own memory, the right operand laid out with
  * its columns contiguous and padded to a multiple of 4 (no arithmetic, so no
  * bits change), and the result copied back into the output tensor.
  */
 import { type KernelArgs, swapKernel } from "./tfjs_kernels.ts";
+import {
+  type FunctionDef,
+  I32,
+  i32Min,
+  i32Sum,
+  moduleBytes,
+  op,
+  V128,
+} from "../common/wasm_emit.ts";
 
 /** The block of the shared dimension the backend's fallback loop sums separately. */
 const K_BLOCK = 48;
 
-// ---- a minimal wasm encoder ----
+const { get, set, i32 } = op;
+const add = op.i32Add;
+const mul = op.i32Mul;
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
-
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) {
-      out.push(byte);
-      return out;
-    }
-    out.push(byte | 0x80);
-  }
-}
-
-function vec(items: number[][]): number[] {
-  return [...uleb(items.length), ...items.flat()];
-}
-
-function section(id: number, body: number[]): number[] {
-  return [id, ...uleb(body.length), ...body];
-}
-
-function name(s: string): number[] {
-  const bytes = [...new TextEncoder().encode(s)];
-  return [...uleb(bytes.length), ...bytes];
-}
-
-const I32 = 0x7f;
-const V128 = 0x7b;
-
-/** Instructions, as functions returning bytes (locals by index). */
-const get = (l: number) => [0x20, ...uleb(l)];
-const set = (l: number) => [0x21, ...uleb(l)];
-const i32 = (n: number) => [0x41, ...sleb(n)];
-const add = [0x6a];
-const mul = [0x6c];
-const ltU = [0x49];
-const eqz = [0x45];
-const select = [0x1b];
-/** Loads and stores at the byte address on the stack (alignment hint: 4 bytes). */
-const f32Load = (offset = 0) => [0x2a, 0x02, ...uleb(offset)];
-const f32Store = (offset = 0) => [0x38, 0x02, ...uleb(offset)];
-const simd = (op: number) => [0xfd, ...uleb(op)];
-const v128Load = (offset = 0) => [...simd(0x00), 0x02, ...uleb(offset)];
-const v128Store = (offset = 0) => [...simd(0x0b), 0x02, ...uleb(offset)];
-const load32Splat = [...simd(0x09), 0x02, 0x00];
-const v128Zero = [...simd(0x0c), ...new Array(16).fill(0)];
-const f32x4Add = simd(0xe4);
-const f32x4Mul = simd(0xe6);
-
-/** `while (cond) body` (cond leaves an i32). */
+/** `while (cond) body` (cond leaves an i32): tested before each round, so body may run no times. */
 function whileLoop(cond: number[], body: number[]): number[] {
-  return [0x02, 0x40, 0x03, 0x40, ...cond, ...eqz, 0x0d, 1, ...body, 0x0c, 0, 0x0b, 0x0b];
+  return [
+    ...op.block,
+    ...op.loop,
+    ...cond,
+    ...op.i32Eqz,
+    ...op.brIf(1),
+    ...body,
+    ...op.br(0),
+    ...op.end,
+    ...op.end,
+  ];
 }
 
 /** local += step (i32). */
@@ -104,29 +65,28 @@ const inc = (l: number, step: number[]) => [...get(l), ...step, ...add, ...set(l
  * dst[b·dstBatch + r·dstRow + c] = src[b·srcBatch + r·srcRow + c·srcCol]
  * (float elements; src and dst are byte addresses).
  */
-function gatherBody(): number[] {
+function gatherKernel(): FunctionDef {
   const [src, dst, batch, rows, cols, sR, sC, dR, sB, dB] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
   const [b, r, c, ps, pd] = [10, 11, 12, 13, 14];
   const addr = (base: number, idx: number[]) => [...get(base), ...idx, ...i32(4), ...mul, ...add];
-  return [
-    ...vec([[5, I32]]),
+  const body = [
     ...i32(0),
     ...set(b),
-    ...whileLoop([...get(b), ...get(batch), ...ltU], [
+    ...whileLoop([...get(b), ...get(batch), ...op.i32LtU], [
       ...i32(0),
       ...set(r),
-      ...whileLoop([...get(r), ...get(rows), ...ltU], [
+      ...whileLoop([...get(r), ...get(rows), ...op.i32LtU], [
         ...addr(src, [...get(b), ...get(sB), ...mul, ...get(r), ...get(sR), ...mul, ...add]),
         ...set(ps),
         ...addr(dst, [...get(b), ...get(dB), ...mul, ...get(r), ...get(dR), ...mul, ...add]),
         ...set(pd),
         ...i32(0),
         ...set(c),
-        ...whileLoop([...get(c), ...get(cols), ...ltU], [
+        ...whileLoop([...get(c), ...get(cols), ...op.i32LtU], [
           ...get(pd),
           ...get(ps),
-          ...f32Load(),
-          ...f32Store(),
+          ...op.f32Load(),
+          ...op.f32Store(),
           ...inc(ps, [...get(sC), ...i32(4), ...mul]),
           ...inc(pd, i32(4)),
           ...inc(c, i32(1)),
@@ -135,8 +95,14 @@ function gatherBody(): number[] {
       ]),
       ...inc(b, i32(1)),
     ]),
-    0x0b,
   ];
+  return {
+    exportName: "gather",
+    params: new Array(10).fill(I32),
+    results: [],
+    locals: [[5, I32]],
+    body,
+  };
 }
 
 /**
@@ -145,7 +111,7 @@ function gatherBody(): number[] {
  * multiple of 4), summed as the backend's fallback loop sums (module doc).
  * Columns go 16 at a time (four independent accumulators), then 4.
  */
-function bmmBody(): number[] {
+function bmmKernel(): FunctionDef {
   const [a, bp, out, batch, m, np, kk] = [0, 1, 2, 3, 4, 5, 6];
   const [bi, i, j, k0, kend, k, pA, pB, aRow, bBase, oRow, rowB] = [
     7,
@@ -167,23 +133,13 @@ function bmmBody(): number[] {
 
   /** One column group of `width` vectors at column j of row i. */
   const group = (width: number) => [
-    ...acc.slice(0, width).flatMap((l) => [...v128Zero, ...set(l)]),
+    ...acc.slice(0, width).flatMap((l) => [...op.v128Zero, ...set(l)]),
     ...i32(0),
     ...set(k0),
-    ...whileLoop([...get(k0), ...get(kk), ...ltU], [
-      // kend = min(k0 + 48, k)
-      ...get(k0),
-      ...i32(K_BLOCK),
-      ...add,
-      ...get(kk),
-      ...get(k0),
-      ...i32(K_BLOCK),
-      ...add,
-      ...get(kk),
-      ...ltU,
-      ...select,
+    ...whileLoop([...get(k0), ...get(kk), ...op.i32LtU], [
+      ...i32Min(i32Sum(get(k0), i32(K_BLOCK)), get(kk)),
       ...set(kend),
-      ...s.slice(0, width).flatMap((l) => [...v128Zero, ...set(l)]),
+      ...s.slice(0, width).flatMap((l) => [...op.v128Zero, ...set(l)]),
       // pA = aRow + k0 * 4; pB = bBase + k0 * rowB + j * 4
       ...get(aRow),
       ...get(k0),
@@ -203,24 +159,27 @@ function bmmBody(): number[] {
       ...set(pB),
       ...get(k0),
       ...set(k),
-      ...whileLoop([...get(k), ...get(kend), ...ltU], [
+      ...whileLoop([...get(k), ...get(kend), ...op.i32LtU], [
         ...get(pA),
-        ...load32Splat,
+        ...op.v128Load32Splat(),
         ...set(av),
         ...s.slice(0, width).flatMap((l, v) => [
           ...get(l),
           ...get(av),
           ...get(pB),
-          ...v128Load(16 * v),
-          ...f32x4Mul,
-          ...f32x4Add,
+          ...op.v128Load(16 * v),
+          ...op.f32x4Mul,
+          ...op.f32x4Add,
           ...set(l),
         ]),
         ...inc(pA, i32(4)),
         ...inc(pB, get(rowB)),
         ...inc(k, i32(1)),
       ]),
-      ...acc.slice(0, width).flatMap((l, v) => [...get(l), ...get(s[v]), ...f32x4Add, ...set(l)]),
+      ...acc.slice(0, width).flatMap((
+        l,
+        v,
+      ) => [...get(l), ...get(s[v]), ...op.f32x4Add, ...set(l)]),
       ...get(kend),
       ...set(k0),
     ]),
@@ -231,20 +190,19 @@ function bmmBody(): number[] {
       ...mul,
       ...add,
       ...get(l),
-      ...v128Store(16 * v),
+      ...op.v128Store(16 * v),
     ]),
     ...inc(j, i32(4 * width)),
   ];
 
-  return [
-    ...vec([[12, I32], [9, V128]]),
+  const body = [
     ...get(np),
     ...i32(4),
     ...mul,
     ...set(rowB),
     ...i32(0),
     ...set(bi),
-    ...whileLoop([...get(bi), ...get(batch), ...ltU], [
+    ...whileLoop([...get(bi), ...get(batch), ...op.i32LtU], [
       // bBase = bp + bi * k * rowB
       ...get(bp),
       ...get(bi),
@@ -256,7 +214,7 @@ function bmmBody(): number[] {
       ...set(bBase),
       ...i32(0),
       ...set(i),
-      ...whileLoop([...get(i), ...get(m), ...ltU], [
+      ...whileLoop([...get(i), ...get(m), ...op.i32LtU], [
         // aRow = a + ((bi * m + i) * k) * 4; oRow = out + (bi * m + i) * rowB
         ...get(a),
         ...get(bi),
@@ -283,44 +241,27 @@ function bmmBody(): number[] {
         ...i32(0),
         ...set(j),
         ...whileLoop(
-          [...get(j), ...i32(16), ...add, ...get(np), ...i32(1), ...add, ...ltU],
+          [...get(j), ...i32(16), ...add, ...get(np), ...i32(1), ...add, ...op.i32LtU],
           group(4),
         ),
-        ...whileLoop([...get(j), ...get(np), ...ltU], group(1)),
+        ...whileLoop([...get(j), ...get(np), ...op.i32LtU], group(1)),
         ...inc(i, i32(1)),
       ]),
       ...inc(bi, i32(1)),
     ]),
-    0x0b,
   ];
+  return {
+    exportName: "bmm",
+    params: new Array(7).fill(I32),
+    results: [],
+    locals: [[12, I32], [9, V128]],
+    body,
+  };
 }
 
-function moduleBytes(): Uint8Array<ArrayBuffer> {
-  const gatherType = [0x60, ...vec(new Array(10).fill([I32])), 0x00];
-  const bmmType = [0x60, ...vec(new Array(7).fill([I32])), 0x00];
-  const code = (body: number[]) => [...uleb(body.length), ...body];
-  return new Uint8Array([
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
-    ...section(1, vec([gatherType, bmmType])),
-    ...section(3, vec([[0], [1]])),
-    ...section(5, vec([[0x00, ...uleb(1)]])),
-    ...section(
-      7,
-      vec([
-        [...name("memory"), 0x02, 0],
-        [...name("gather"), 0x00, 0],
-        [...name("bmm"), 0x00, 1],
-      ]),
-    ),
-    ...section(10, vec([code(gatherBody()), code(bmmBody())])),
-  ]);
+/** The module: memory imported as `env.memory`, `gather` and `bmm` exported. */
+function kernelBytes(): Uint8Array<ArrayBuffer> {
+  return moduleBytes([gatherKernel(), bmmKernel()]) as Uint8Array<ArrayBuffer>;
 }
 
 interface Kernel {
@@ -333,8 +274,11 @@ let kernel: Kernel | undefined;
 
 function loadKernel(): Kernel {
   if (!kernel) {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes()));
-    kernel = instance.exports as unknown as Kernel;
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(kernelBytes()), {
+      env: { memory },
+    });
+    kernel = { memory, ...instance.exports } as unknown as Kernel;
   }
   return kernel;
 }
@@ -403,7 +347,7 @@ const sizeOf = (dims: number[]) => dims.reduce((x, y) => x * y, 1);
  * loaded yet, or wasm SIMD is missing.
  */
 export function installUseMatMulKernel(): () => void {
-  if (!WebAssembly.validate(moduleBytes())) return () => {};
+  if (!WebAssembly.validate(kernelBytes())) return () => {};
   const restore = swapKernel("BatchMatMul", (own) => (args: KernelArgs) => {
     const { a, b } = args.inputs;
     const transposeA = args.attrs.transposeA === true;

@@ -1,6 +1,6 @@
 /**
  * A minimal ONNX model writer: just the protobuf messages a one-node graph
- * needs. Like _wasm_emit.ts, emitting the bytes from TypeScript keeps the
+ * needs. Like src/common/wasm_emit.ts, emitting the bytes from TypeScript keeps the
  * native scoring path free of any extra tool (no python onnx, no protobuf
  * library); onnxruntime parses and validates the model when a session is made.
  *

@@ -8,7 +8,7 @@ import {
   moduleBytes,
   op,
   V128,
-} from "./_wasm_emit.ts";
+} from "../common/wasm_emit.ts";
 import { CHUNK_BYTES } from "./dot_kernel.ts";
 
 /**

@@ -1,6 +1,7 @@
 /**
  * A minimal WebAssembly binary writer: just the sections and instructions the
- * similarity kernel needs. Emitting bytes from TypeScript keeps the kernel
+ * kit's kernels need (the similarity kernels in src/score/, the USE matmul in
+ * src/embed/use_matmul_kernel.ts). Emitting bytes from TypeScript keeps them
  * buildable with no extra tool (no wabt), and the module is validated by the
  * engine when it is compiled.
  */
@@ -50,11 +51,12 @@ export const I32 = 0x7f;
 export const F32 = 0x7d;
 export const V128 = 0x7b;
 
-/** Opcodes used by the kernel (scalar and SIMD, the latter after the 0xfd prefix). */
+/** Opcodes used by the kernels (scalar and SIMD, the latter after the 0xfd prefix). */
 export const op = {
   block: [0x02, 0x40],
   loop: [0x03, 0x40],
   end: [0x0b],
+  br: (depth: number) => [0x0c, ...uleb(depth)],
   brIf: (depth: number) => [0x0d, ...uleb(depth)],
   get: (i: number) => [0x20, ...uleb(i)],
   set: (i: number) => [0x21, ...uleb(i)],
@@ -77,6 +79,9 @@ export const op = {
   f64x2Add: [0xfd, ...uleb(0xf0)],
   f64x2Mul: [0xfd, ...uleb(0xf2)],
   v128Load: (offset = 0) => [0xfd, 0x00, 4, ...uleb(offset)],
+  v128Store: (offset = 0) => [0xfd, 0x0b, 4, ...uleb(offset)],
+  /** One f32 loaded into all four lanes. */
+  v128Load32Splat: (offset = 0) => [0xfd, 0x09, 2, ...uleb(offset)],
   v128Zero: [0xfd, 0x0c, ...new Array(16).fill(0)],
   f32x4ExtractLane: (lane: number) => [0xfd, 0x1f, lane],
   f32x4Add: [0xfd, ...uleb(0xe4)],

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { TestOutcome } from "./outcome.ts";
 import { type Slot, type SlotEvents, type WireJob, WorkerPool } from "./worker_pool.ts";
 
@@ -207,7 +207,10 @@ Deno.test("a spare that would start after a stall ends starts only when much wor
       pool.close();
     }
     assertEquals(pool.stats.spares, spares, label);
-    // Without a spare the fast jobs wait for the slow one; with it they run meanwhile.
-    assertEquals(log.order.at(spares ? -1 : 0), "slow", label);
+    // Without a spare the fast jobs wait for the slow one; with it some run
+    // meanwhile. (Not all: 40 jobs of 2 ms timers can outlast the slow one's
+    // 200 ms on a loaded machine, as CI showed.)
+    if (spares) assert(log.order.indexOf("slow") > 0, `${label}: ${log.order.join(" ")}`);
+    else assertEquals(log.order[0], "slow", label);
   }
 });

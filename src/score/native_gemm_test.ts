@@ -32,6 +32,12 @@ Deno.test("native GEMM: exact on small integers, within the proven bound on rand
   const blocked = await loadNativeGemm({ threads: 2, blockValues: 120 });
   const q0 = random(17 * 9, 5), d0 = random(40 * 9, 6);
   assertEquals(await blocked.dots(q0, d0, 17, 40, 9), await gemm.dots(q0, d0, 17, 40, 9));
+  // A given output buffer receives every block (reused, it holds no stale values).
+  const given = new Float32Array(17 * 40).fill(NaN);
+  const into = await blocked.dots(q0, d0, 17, 40, 9, given);
+  ok(into === given);
+  assertEquals(into, await gemm.dots(q0, d0, 17, 40, 9));
+  await rejects(gemm.dots(q0, d0, 17, 40, 9, new Float32Array(17 * 39)), /out: expected 17×40/);
   for (const [nq, nd, dims] of [[3, 7, 1], [5, 33, 131], [17, 40, 1030]]) {
     const q = random(nq * dims, nq), d = random(nd * dims, nd);
     const got = await gemm.dots(q, d, nq, nd, dims);

@@ -108,23 +108,31 @@ function rowNorms(data: Float32Array, rows: number, dims: number): Float64Array 
  */
 export function nearTop(row: Float32Array, k: number, slack: number): number[] | null {
   const best = new Float64Array(k).fill(-Infinity); // descending
-  let floor = -Infinity;
+  let kth = -Infinity, floor = -Infinity, nonFinite = 0;
   const seen: number[] = [];
   for (let i = 0; i < row.length; i++) {
     const v = row[i];
-    if (v - v !== 0) return null; // NaN or ±Infinity
-    if (v < floor) continue;
-    seen.push(i);
-    if (!(v > best[k - 1])) continue;
-    let j = k - 1;
-    while (j > 0 && best[j - 1] < v) {
-      best[j] = best[j - 1];
-      j--;
+    // NaN after the loop iff some value was NaN or ±Infinity: one multiply
+    // per value instead of a branch (the loop ran 1.7× slower with it).
+    nonFinite += v * 0;
+    if (v >= floor) {
+      seen.push(i);
+      if (v > kth) {
+        let j = k - 1;
+        while (j > 0 && best[j - 1] < v) {
+          best[j] = best[j - 1];
+          j--;
+        }
+        best[j] = v;
+        kth = best[k - 1];
+        floor = kth - slack;
+      }
     }
-    best[j] = v;
-    floor = best[k - 1] - slack;
   }
-  return seen.filter((i) => row[i] >= floor);
+  if (nonFinite !== 0) return null;
+  const out: number[] = [];
+  for (const i of seen) if (row[i] >= floor) out.push(i);
+  return out;
 }
 
 /**
@@ -153,7 +161,8 @@ export function nearTop(row: Float32Array, k: number, slack: number): number[] |
  * float32 overflow, is re-scored whole. Every re-scored pair also checks the
  * GEMM against the bound (|g − e| ≤ Δ); a violation throws
  * {@link GemmBoundError} rather than publish a ranking the proof no longer
- * covers.
+ * covers. `options.out` (nq × nd values) receives the scores instead of a
+ * fresh array (see {@link NativeGemm.dots}).
  */
 export async function twoPathScores(
   queries: Float32Array,
@@ -163,13 +172,17 @@ export async function twoPathScores(
   dims: number,
   gemm: Pick<NativeGemm, "dots">,
   plan: RescorePlan,
+  options: { out?: Float32Array } = {},
 ): Promise<TwoPathResult> {
-  const scores = await gemm.dots(queries, docs, nq, nd, dims);
-  if (scores.length !== nq * nd) throw new Error(`native GEMM returned ${scores.length} scores`);
-  const score = exactScorer(docs, nd, dims);
+  // onnxruntime runs the GEMM on its own threads: the norms are computed
+  // meanwhile on this one.
+  const pending = gemm.dots(queries, docs, nq, nd, dims, options.out);
   const qNorms = rowNorms(queries, nq, dims);
   let maxDocNorm = 0;
   for (const n of rowNorms(docs, nd, dims)) maxDocNorm = n > maxDocNorm ? n : maxDocNorm;
+  const scores = await pending;
+  if (scores.length !== nq * nd) throw new Error(`native GEMM returned ${scores.length} scores`);
+  const score = exactScorer(docs, nd, dims);
   const K = Math.min(Math.max(1, Math.floor(plan.depth) + 1), nd);
   const marked = new Uint8Array(nd);
   let rescored = 0;

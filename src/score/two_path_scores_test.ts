@@ -213,6 +213,11 @@ Deno.test("two-path with onnxruntime's GEMM: tables equal the kernel's on near-c
     ok(differ > 0 || dims === 64, `GEMM equals the kernel bit for bit at ${dims} dims`);
     const r = await twoPathScores(q, d, nq, nd, dims, gemm, evaluationPlan(bench, 10));
     assertEquals(evaluateAll(bench, r.scores), evaluateAll(bench, kernel));
+    // Into a given (stale) buffer: the same tables.
+    const out = new Float32Array(nq * nd).fill(NaN);
+    const into = await twoPathScores(q, d, nq, nd, dims, gemm, evaluationPlan(bench, 10), { out });
+    ok(into.scores === out);
+    assertEquals(evaluateAll(bench, out), evaluateAll(bench, kernel));
   }
 });
 

@@ -8,6 +8,8 @@ import { ExecutionCache, suiteCodeSha, suiteKey, testsSha } from "../oracle/cach
 import { runtimeId } from "../oracle/run_suites.ts";
 import { MUTANTS, TASKS } from "../tables/schema.ts";
 import { median } from "../stats/median.ts";
+import { nativeRuntime } from "../oracle/native_slots.ts";
+import { interpreterFloor } from "./oracle_floor.ts";
 
 /**
  * The bench corpus: canonicals and mutants from the pipeline's tables, or,
@@ -134,6 +136,7 @@ async function measureBoth(
   workers: number,
   timeoutMs: number,
   passes: number,
+  batchMax?: number,
 ): Promise<{ figures: RuntimeFigures[]; passRatios: number[] }> {
   const runtimes: Runtime[] = ["pyodide", "native"];
   const pools: OraclePool[] = [];
@@ -141,7 +144,7 @@ async function measureBoth(
   try {
     for (const runtime of runtimes) {
       const t0 = performance.now();
-      pools.push(await createPool({ runtime, workers, timeoutMs }));
+      pools.push(await createPool({ runtime, workers, timeoutMs, batchMax }));
       starts.push((performance.now() - t0) / 1000);
     }
     const outcomes: TestOutcome[][][] = [];
@@ -217,11 +220,14 @@ export async function benchOracle(args: string[]): Promise<number> {
     workers: { type: "string" },
     "timeout-ms": { type: "string" },
     passes: { type: "string" },
+    batch: { type: "string" },
+    "no-floor": { type: "boolean" },
   });
   const size = positiveInt("size", values.size, 5000);
   const workers = positiveInt("workers", values.workers, navigator.hardwareConcurrency ?? 1);
   const timeoutMs = positiveInt("timeout-ms", values["timeout-ms"], 250);
   const passes = positiveInt("passes", values.passes, 7);
+  const batchMax = values.batch === undefined ? undefined : positiveInt("batch", values.batch, 32);
   const candidates = await benchCorpus(Math.ceil(size * 1.25));
   const { from } = candidates;
   // Time spent waiting out infinite loops is the same in both runtimes and
@@ -246,8 +252,16 @@ export async function benchOracle(args: string[]): Promise<number> {
     workers,
     timeoutMs,
     passes,
+    batchMax,
   );
   const loadAfter = Deno.loadavg();
+  // The interpreters alone, on the suites that ran to the end in both pools.
+  const finished = jobs.filter((_, i) =>
+    ![pyodide, native].some((f) => f.outcomes[i].some((o) => o.outcome === "TIMEOUT"))
+  );
+  const floor = values["no-floor"]
+    ? null
+    : await interpreterFloor(finished, passes, (await nativeRuntime()).python);
   let agree = 0;
   for (let i = 0; i < jobs.length; i++) {
     const a = pyodide.outcomes[i].map((o) => o.outcome).join();
@@ -270,6 +284,17 @@ export async function benchOracle(args: string[]): Promise<number> {
     pyodideOverNativeCpu: pyodide.suitesPerCpuSecond / native.suitesPerCpuSecond,
     cpuRatio: native.suitesPerCpuSecond / pyodide.suitesPerCpuSecond,
     sameOutcomes: agree / jobs.length,
+    /**
+     * Both interpreters alone (one thread, no pool): the ratio the pools
+     * could reach with no overhead at all, and how much of each
+     * interpreter's own speed its pool keeps.
+     */
+    interpreters: floor === null ? null : {
+      suites: finished.length,
+      ...floor,
+      pyodidePoolShare: pyodide.suitesPerSecond / workers / floor.pyodideSuitesPerSecond,
+      nativePoolShare: native.suitesPerSecond / workers / floor.nativeSuitesPerSecond,
+    },
   };
   if (values.json) {
     printJson(result);
@@ -299,6 +324,23 @@ export async function benchOracle(args: string[]): Promise<number> {
       `${result.medianPassRatio.toFixed(2)}x: ${passRatios.map((r) => r.toFixed(2)).join(" ")}), ` +
       `${result.pyodideOverNativeCpu.toFixed(2)}x per CPU second`,
   );
+  const f = result.interpreters;
+  if (f !== null) {
+    console.log(
+      `interpreters alone (one thread each, no pool; ${f.suites} suites): Pyodide's CPython ` +
+        `${f.pyodideVersion} ${f.pyodideSuitesPerSecond.toFixed(0)} suites/s, CPython ` +
+        `${f.nativeVersion} ${f.nativeSuitesPerSecond.toFixed(0)} suites/s: ${
+          f.ratio.toFixed(2)
+        }x; ` +
+        `per worker, the pools keep ${(100 * f.pyodidePoolShare).toFixed(0)}% (Pyodide) and ` +
+        `${(100 * f.nativePoolShare).toFixed(0)}% (native) of that speed`,
+    );
+    if (f.pyodidePassed !== f.nativePassed) {
+      console.log(
+        `  interpreters alone passed ${f.pyodidePassed} (Pyodide) and ${f.nativePassed} (native) tests`,
+      );
+    }
+  }
   console.log(
     `native / pyodide = ${result.ratio.toFixed(2)}x wall, ${result.cpuRatio.toFixed(2)}x CPU; ` +
       `identical outcomes on ` +

@@ -38,6 +38,13 @@ bench oracle options:
   --passes N       measured passes per runtime after one warm-up pass,
                    taken in turns; the figure is the median (default 7:
                    a pass takes seconds, and 3 of them swung 1.6-2.3x here)
+  --batch N        suites per message to a worker (default: the oracle's 32)
+  --no-floor       skip the interpreters-alone passes: both interpreters
+                   run the driver over the same suites in one thread each,
+                   with no pool, giving the ratio the pools could reach
+                   with no overhead at all
+  The native runtime is the python3 on PATH; put another CPython first
+  on PATH to compare with it.
 
 bench growth options ("all" runs it at --scales 1):
   --scales LIST    multiples of the default profile's tasks (default 1,3,10);

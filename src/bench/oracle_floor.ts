@@ -1,0 +1,166 @@
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { loadPyodide } from "pyodide";
+import type { Job } from "../oracle/outcome.ts";
+import { driverSource, pyodideDir } from "../oracle/pyodide_slots.ts";
+import { median } from "../stats/median.ts";
+
+const DRIVER = fromFileUrl(new URL("../oracle/driver.py", import.meta.url));
+
+/**
+ * Runs in the driver's namespace (both runtimes): every job through
+ * `run_job` in this one thread, no timer, no pool, no messages, each job's
+ * namespace restored as in the oracle. `_floor_pass()` runs one pass over the
+ * jobs and returns its seconds.
+ */
+const FLOOR = `
+def _floor_setup(jobs_json):
+    global _floor_jobs
+    _floor_jobs = json.loads(jobs_json)
+    _harden()
+
+def _floor_pass():
+    never = lambda: False
+    timed = lambda fn: classify(fn, never)
+    step = lambda index, prev, ms: prev
+    passed = 0
+    t0 = _perf()
+    for j in _floor_jobs:
+        for outcome, _ms in run_job(j["setup"], j["code"], j["tests"], 0, timed, step, True):
+            passed += outcome == "pass"
+    return "%r %d" % (_perf() - t0, passed)
+`;
+
+/** A native python3 that loads the driver, then runs one pass per line read. */
+const NATIVE = `
+import platform, runpy, sys
+ns = runpy.run_path(sys.argv[1])
+exec(sys.argv[2], ns)
+out, inp = sys.__stdout__, sys.stdin  # the driver's _restore() replaces sys.stdin
+ns["_floor_setup"](inp.readline())
+out.write(platform.python_version() + "\\n")
+out.flush()
+while inp.readline():
+    out.write(ns["_floor_pass"]() + "\\n")
+    out.flush()
+`;
+
+/** Figures of {@link interpreterFloor}. */
+export interface FloorFigures {
+  /** Median pass, seconds, per runtime. */
+  pyodideSeconds: number;
+  nativeSeconds: number;
+  pyodideSuitesPerSecond: number;
+  nativeSuitesPerSecond: number;
+  /** Pyodide's suites/s over native's. */
+  ratio: number;
+  /** Tests that passed in one pass, per runtime: the same when both ran the same suites alike. */
+  pyodidePassed: number;
+  nativePassed: number;
+  pyodideVersion: string;
+  nativeVersion: string;
+}
+
+/**
+ * Both interpreters alone on the same jobs: Pyodide in this process's main
+ * thread and `python` in a child process, each running the driver's
+ * `run_job` over every job in one thread, passes taken in turns after one
+ * warm-up pass each. What the oracle's pools add (workers, processes,
+ * messages, timers, watchers) is left out, so the ratio is the floor set by
+ * the interpreters themselves. Jobs must not loop: nothing here interrupts
+ * them.
+ */
+export async function interpreterFloor(
+  jobs: Job[],
+  passes: number,
+  python: string,
+): Promise<FloorFigures> {
+  const jobsJson = JSON.stringify(
+    jobs.map((j) => ({ setup: j.setup, code: j.code, tests: j.tests })),
+  );
+  // The child first: a python that cannot run fails before Pyodide loads.
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(python, {
+      args: ["-I", "-c", NATIVE, DRIVER, FLOOR],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (e) {
+    throw new Error(`bench oracle: cannot run ${python}: ${(e as Error).message}`);
+  }
+  const stderr = new Response(child.stderr).text();
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  const readLine = async (): Promise<string> => {
+    while (!buffered.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) {
+        const err = (await stderr).trim();
+        throw new Error(`bench oracle: ${python} floor run ended: ${err.split("\n").pop()}`);
+      }
+      buffered += value;
+    }
+    const nl = buffered.indexOf("\n");
+    const line = buffered.slice(0, nl);
+    buffered = buffered.slice(nl + 1);
+    return line;
+  };
+  const parse = (line: string) => {
+    const [seconds, passed] = line.split(" ").map(Number);
+    return { seconds, passed };
+  };
+  const nativePass = async () => {
+    await writer.write(encoder.encode("go\n"));
+    return parse(await readLine());
+  };
+  let floorPass: ((() => string) & { destroy(): void }) | undefined;
+  try {
+    await writer.write(encoder.encode(jobsJson + "\n"));
+    const py = await loadPyodide({ indexURL: pyodideDir(), stdout: () => {}, stderr: () => {} });
+    py.runPython(driverSource());
+    py.runPython(FLOOR);
+    const setup = py.globals.get("_floor_setup");
+    setup(jobsJson);
+    setup.destroy();
+    floorPass = py.globals.get("_floor_pass");
+    const pyodideVersion = py.runPython("import sys; sys.version.split()[0]") as string;
+    const nativeVersion = await readLine();
+    const pyodideTimes: number[] = [], nativeTimes: number[] = [];
+    let pyodidePassed = 0, nativePassed = 0;
+    for (let pass = 0; pass <= passes; pass++) {
+      // Alternate the order, as the pool passes do; pass 0 warms both up.
+      const order = pass % 2 === 0 ? ["pyodide", "native"] : ["native", "pyodide"];
+      for (const which of order) {
+        if (which === "pyodide") {
+          const r = parse(floorPass!());
+          pyodidePassed = r.passed;
+          if (pass > 0) pyodideTimes.push(r.seconds);
+        } else {
+          const r = await nativePass();
+          nativePassed = r.passed;
+          if (pass > 0) nativeTimes.push(r.seconds);
+        }
+      }
+    }
+    const pyodideSeconds = median(pyodideTimes), nativeSeconds = median(nativeTimes);
+    return {
+      pyodideSeconds,
+      nativeSeconds,
+      pyodideSuitesPerSecond: jobs.length / pyodideSeconds,
+      nativeSuitesPerSecond: jobs.length / nativeSeconds,
+      ratio: nativeSeconds / pyodideSeconds,
+      pyodidePassed,
+      nativePassed,
+      pyodideVersion,
+      nativeVersion,
+    };
+  } finally {
+    floorPass?.destroy();
+    // Its stdin closed, the child ends after the pass it may be running.
+    await writer.close().catch(() => {});
+    await child.status;
+  }
+}

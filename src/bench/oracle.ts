@@ -261,7 +261,7 @@ export async function benchOracle(args: string[]): Promise<number> {
   );
   const floor = values["no-floor"]
     ? null
-    : await interpreterFloor(finished, passes, (await nativeRuntime()).python);
+    : await interpreterFloor(finished, passes, await nativeRuntime());
   let agree = 0;
   for (let i = 0; i < jobs.length; i++) {
     const a = pyodide.outcomes[i].map((o) => o.outcome).join();

@@ -1,5 +1,5 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { loadPyodide } from "pyodide";
+import type { NativeRuntime } from "../oracle/native_slots.ts";
 import type { Job } from "../oracle/outcome.ts";
 import { driverSource, pyodideDir } from "../oracle/pyodide_slots.ts";
 import { median } from "../stats/median.ts";
@@ -30,11 +30,15 @@ def _floor_pass():
     return "%r %d" % (_perf() - t0, passed)
 `;
 
-/** A native python3 that loads the driver, then runs one pass per line read. */
+/**
+ * A native python3 that loads the driver, takes the oracle's rlimits (it runs
+ * in the oracle's network namespace too), then runs one pass per line read.
+ */
 const NATIVE = `
 import platform, runpy, sys
 ns = runpy.run_path(sys.argv[1])
 exec(sys.argv[2], ns)
+ns["native_limits"](1 << 30)
 out, inp = sys.__stdout__, sys.stdin  # the driver's _restore() replaces sys.stdin
 ns["_floor_setup"](inp.readline())
 out.write(platform.python_version() + "\\n")
@@ -61,10 +65,11 @@ export interface FloorFigures {
 }
 
 /**
- * Both interpreters alone on the same jobs: Pyodide in this process's main
- * thread and `python` in a child process, each running the driver's
- * `run_job` over every job in one thread, passes taken in turns after one
- * warm-up pass each. What the oracle's pools add (workers, processes,
+ * Both interpreters alone on the same jobs: Pyodide in a locked-down worker
+ * thread of this process and the native runtime's python in a child process
+ * (its network namespace and rlimits, as in the oracle), each running the
+ * driver's `run_job` over every job in one thread, passes taken in turns
+ * after one warm-up pass each. What the oracle's pools add (processes,
  * messages, timers, watchers) is left out, so the ratio is the floor set by
  * the interpreters themselves. Jobs must not loop: nothing here interrupts
  * them.
@@ -72,22 +77,23 @@ export interface FloorFigures {
 export async function interpreterFloor(
   jobs: Job[],
   passes: number,
-  python: string,
+  native: Pick<NativeRuntime, "python" | "wrapper">,
 ): Promise<FloorFigures> {
   const jobsJson = JSON.stringify(
     jobs.map((j) => ({ setup: j.setup, code: j.code, tests: j.tests })),
   );
+  const argv = [...native.wrapper, native.python, "-I", "-c", NATIVE, DRIVER, FLOOR];
   // The child first: a python that cannot run fails before Pyodide loads.
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(python, {
-      args: ["-I", "-c", NATIVE, DRIVER, FLOOR],
+    child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
     }).spawn();
   } catch (e) {
-    throw new Error(`bench oracle: cannot run ${python}: ${(e as Error).message}`);
+    throw new Error(`bench oracle: cannot run ${native.python}: ${(e as Error).message}`);
   }
   const stderr = new Response(child.stderr).text();
   const writer = child.stdin.getWriter();
@@ -99,7 +105,9 @@ export async function interpreterFloor(
       const { value, done } = await lines.read();
       if (done) {
         const err = (await stderr).trim();
-        throw new Error(`bench oracle: ${python} floor run ended: ${err.split("\n").pop()}`);
+        throw new Error(
+          `bench oracle: ${native.python} floor run ended: ${err.split("\n").pop()}`,
+        );
       }
       buffered += value;
     }
@@ -116,26 +124,42 @@ export async function interpreterFloor(
     await writer.write(encoder.encode("go\n"));
     return parse(await readLine());
   };
-  let floorPass: ((() => string) & { destroy(): void }) | undefined;
+  const worker = floorWorker();
+  const reply = (type: string) =>
+    new Promise<Record<string, string>>((resolve, reject) => {
+      worker.onmessage = (e) => {
+        if (e.data.type === type) resolve(e.data);
+        else reject(new Error(`bench oracle: Pyodide floor worker: ${e.data.error}`));
+      };
+      worker.onerror = (e) => {
+        e.preventDefault();
+        reject(new Error(`bench oracle: Pyodide floor worker: ${e.message}`));
+      };
+    });
+  const pyodidePass = async () => {
+    const answer = reply("pass");
+    worker.postMessage({ type: "pass" });
+    return parse((await answer).line);
+  };
   try {
     await writer.write(encoder.encode(jobsJson + "\n"));
-    const py = await loadPyodide({ indexURL: pyodideDir(), stdout: () => {}, stderr: () => {} });
-    py.runPython(driverSource());
-    py.runPython(FLOOR);
-    const setup = py.globals.get("_floor_setup");
-    setup(jobsJson);
-    setup.destroy();
-    floorPass = py.globals.get("_floor_pass");
-    const pyodideVersion = py.runPython("import sys; sys.version.split()[0]") as string;
+    const ready = reply("ready");
+    worker.postMessage({
+      type: "init",
+      indexURL: pyodideDir(),
+      driver: driverSource(),
+      floor: FLOOR,
+      jobs: jobsJson,
+    });
+    const pyodideVersion = (await ready).version;
     const nativeVersion = await readLine();
     const pyodideTimes: number[] = [], nativeTimes: number[] = [];
     let pyodidePassed = 0, nativePassed = 0;
     for (let pass = 0; pass <= passes; pass++) {
       // Alternate the order, as the pool passes do; pass 0 warms both up.
-      const order = pass % 2 === 0 ? ["pyodide", "native"] : ["native", "pyodide"];
-      for (const which of order) {
+      for (const which of pass % 2 === 0 ? ["pyodide", "native"] : ["native", "pyodide"]) {
         if (which === "pyodide") {
-          const r = parse(floorPass!());
+          const r = await pyodidePass();
           pyodidePassed = r.passed;
           if (pass > 0) pyodideTimes.push(r.seconds);
         } else {
@@ -158,9 +182,27 @@ export async function interpreterFloor(
       nativeVersion,
     };
   } finally {
-    floorPass?.destroy();
+    worker.terminate();
     // Its stdin closed, the child ends after the pass it may be running.
     await writer.close().catch(() => {});
     await child.status;
   }
+}
+
+function floorWorker(): Worker {
+  // Everything denied but reading Pyodide's own files (needs --unstable-worker-options).
+  const permissions = {
+    read: [pyodideDir()],
+    write: false,
+    net: false,
+    env: false,
+    run: false,
+    ffi: false,
+    sys: false,
+    import: false,
+  };
+  return new Worker(new URL("./oracle_floor_worker.ts", import.meta.url), {
+    type: "module",
+    deno: { permissions },
+  } as WorkerOptions);
 }

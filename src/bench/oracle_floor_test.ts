@@ -18,8 +18,7 @@ const jobs = [
 ];
 
 Deno.test("interpreter floor: both interpreters run the same suites, in turns, and report their speed", async () => {
-  const { python } = await nativeRuntime();
-  const f = await interpreterFloor(jobs, 2, python);
+  const f = await interpreterFloor(jobs, 2, await nativeRuntime());
   // 2 + 1 + 1 + 0 passing tests: the suites really ran, alike in both.
   assertEquals([f.pyodidePassed, f.nativePassed], [4, 4]);
   for (const s of [f.pyodideSeconds, f.nativeSeconds]) ok(s > 0 && Number.isFinite(s), `${s}`);
@@ -30,7 +29,7 @@ Deno.test("interpreter floor: both interpreters run the same suites, in turns, a
 
 Deno.test("interpreter floor: a python that cannot run fails with one line naming it", async () => {
   await rejects(
-    interpreterFloor(jobs, 1, "/nonexistent/python3"),
+    interpreterFloor(jobs, 1, { python: "/nonexistent/python3", wrapper: [] }),
     /cannot run \/nonexistent\/python3/,
   );
 });

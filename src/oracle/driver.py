@@ -317,19 +317,11 @@ def pyodide_install(js_step):
 # --- Native CPython -----------------------------------------------------------
 
 
-def native_main():
+def native_limits(mem_bytes):
+    """This process's rlimits: memory, no new processes, no file growth, no core dumps."""
     import resource
     import signal
 
-    timeout_s = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
-    mem_bytes = int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 30
-    # The protocol uses a private copy of stdout; fd 1 then points to /dev/null
-    # so a snippet writing to it cannot corrupt the stream.
-    proto = os.fdopen(os.dup(1), "w", buffering=1 << 16)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    inp = sys.stdin.buffer
     limits = (
         (resource.RLIMIT_AS, mem_bytes),
         (resource.RLIMIT_NPROC, 0),
@@ -343,6 +335,21 @@ def native_main():
             pass
     # A write past RLIMIT_FSIZE should fail with an error, not kill the worker.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+def native_main():
+    import signal
+
+    timeout_s = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+    mem_bytes = int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 30
+    # The protocol uses a private copy of stdout; fd 1 then points to /dev/null
+    # so a snippet writing to it cannot corrupt the stream.
+    proto = os.fdopen(os.dup(1), "w", buffering=1 << 16)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    inp = sys.stdin.buffer
+    native_limits(mem_bytes)
 
     fired = [False]
 

@@ -253,11 +253,36 @@ def _compiled(src, name):
     return code
 
 
+_snippet_cache = {}
+_snippet_chars = [0]
+# Source characters whose code objects are kept (~10 MB of code objects).
+SNIPPET_CACHE_CHARS = 2_000_000
+
+
+def _snippet(code):
+    """The snippet's code object, compiled once per worker for the same code.
+
+    The exec reranker runs each corpus snippet against several queries'
+    tests, and compiling is about half of a short suite's time. Reuse is
+    safe: code objects are immutable, and every job runs one in a fresh
+    namespace. A snippet that does not compile is compiled (and fails) again.
+    """
+    compiled = _snippet_cache.get(code)
+    if compiled is None:
+        compiled = _compile(code, "<snippet>", "exec")
+        if _snippet_chars[0] + _len(code) > SNIPPET_CACHE_CHARS:
+            _snippet_cache.clear()
+            _snippet_chars[0] = 0
+        _snippet_cache[code] = compiled
+        _snippet_chars[0] += _len(code)
+    return compiled
+
+
 def _load(setup, code, ns):
     # The setup is test-side code (MBPP's test_setup_code, HumanEval's test
     # imports): as in those harnesses it runs after the code, and may build
     # fixtures from classes the code defines (MBPP 367, 927).
-    _exec(_compile(code, "<snippet>", "exec"), ns)
+    _exec(_snippet(code), ns)
     if setup:
         _exec(_compiled(setup, "<setup>"), ns)
 

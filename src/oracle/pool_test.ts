@@ -50,13 +50,28 @@ async function stopAtTimeoutRun(runtime: Runtime): Promise<void> {
       "FAIL",
       "pass",
     ]);
+    // The worker keeps the code object of a snippet it has run, never its
+    // state: the same code again starts from a fresh namespace and a fresh
+    // default argument, and code that does not compile fails every time.
+    const stateful =
+      "COUNT = [0]\nCOUNT[0] += 1\ndef f(x, acc=[]):\n    acc.append(x)\n    return len(acc)\n";
+    for (let i = 0; i < 3; i++) {
+      const got = await pool.run({
+        setup: "",
+        code: stateful,
+        tests: ["assert f(1) == 1", "assert f(1) == 2", "assert COUNT == [1]"],
+      });
+      assertEquals(got.map((o) => o.outcome), ["pass", "pass", "pass"], `run ${i}`);
+      const broken = await pool.run({ setup: "", code: "def f(:\n", tests: ["f(1)"] });
+      assertEquals(broken.map((o) => o.outcome), ["ERROR:SyntaxError"], `run ${i}`);
+    }
   } finally {
     pool.close();
   }
 }
 
 testOnEachRuntime(
-  "a suite that stops at its first TIMEOUT records NOT_RUN after it",
+  "a suite that stops at its first TIMEOUT records NOT_RUN after it; a snippet run again starts afresh",
   stopAtTimeoutRun,
 );
 

@@ -1,7 +1,7 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { NativeRuntime } from "../oracle/native_slots.ts";
 import type { Job } from "../oracle/outcome.ts";
-import { driverSource, pyodideDir } from "../oracle/pyodide_slots.ts";
+import { driverSource, lockedDownWorker, pyodideDir } from "../oracle/pyodide_slots.ts";
 import { median } from "../stats/median.ts";
 
 const DRIVER = fromFileUrl(new URL("../oracle/driver.py", import.meta.url));
@@ -192,19 +192,8 @@ export async function interpreterFloor(
 }
 
 function floorWorker(): Worker {
-  // Everything denied but reading Pyodide's own files (needs --unstable-worker-options).
-  const permissions = {
-    read: [pyodideDir()],
-    write: false,
-    net: false,
-    env: false,
-    run: false,
-    ffi: false,
-    sys: false,
-    import: false,
-  };
-  return new Worker(new URL("./oracle_floor_worker.ts", import.meta.url), {
-    type: "module",
-    deno: { permissions },
-  } as WorkerOptions);
+  return new Worker(
+    new URL("./oracle_floor_worker.ts", import.meta.url),
+    lockedDownWorker(pyodideDir()),
+  );
 }

@@ -25,8 +25,11 @@ export function driverSource(): string {
 
 const WORKER_URL = new URL("./pyodide_worker.ts", import.meta.url);
 
-function newWorker(dir: string): Worker {
-  // Everything denied but reading Pyodide's own files (needs --unstable-worker-options).
+/**
+ * Options of a module worker whose permissions deny everything but reading
+ * `dir` (Pyodide's own files); needs --unstable-worker-options.
+ */
+export function lockedDownWorker(dir: string): WorkerOptions {
   const permissions = {
     read: [dir],
     write: false,
@@ -37,7 +40,11 @@ function newWorker(dir: string): Worker {
     sys: false,
     import: false,
   };
-  return new Worker(WORKER_URL, { type: "module", deno: { permissions } } as WorkerOptions);
+  return { type: "module", deno: { permissions } } as WorkerOptions;
+}
+
+function newWorker(dir: string): Worker {
+  return new Worker(WORKER_URL, lockedDownWorker(dir));
 }
 
 interface Message {

@@ -1,4 +1,5 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { eachLine } from "../oracle/_child_process.ts";
 import type { NativeRuntime } from "../oracle/native_slots.ts";
 import type { Job } from "../oracle/outcome.ts";
 import { driverSource, lockedDownWorker, pyodideDir } from "../oracle/pyodide_slots.ts";
@@ -100,30 +101,44 @@ export async function interpreterFloor(
   const stderr = new Response(child.stderr).text();
   const writer = child.stdin.getWriter();
   const encoder = new TextEncoder();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  const readLine = async (): Promise<string> => {
-    while (!buffered.includes("\n")) {
-      const { value, done } = await lines.read();
-      if (done) {
-        const err = (await stderr).trim();
-        throw new Error(
-          `bench oracle: ${native.python} floor run ended: ${err.split("\n").pop()}`,
-        );
-      }
-      buffered += value;
-    }
-    const nl = buffered.indexOf("\n");
-    const line = buffered.slice(0, nl);
-    buffered = buffered.slice(nl + 1);
-    return line;
+  /** The child is gone: say so with the last line it wrote to stderr. */
+  const childGone = async () => {
+    const err = (await stderr).trim();
+    return new Error(`bench oracle: ${native.python} floor run ended: ${err.split("\n").pop()}`);
   };
+  // The child's lines, in order, each to the next readLine() that waits for one.
+  const lines: string[] = [];
+  const waiting: ((line: string | null) => void)[] = [];
+  let ended = false;
+  eachLine(child.stdout, (line) => {
+    const next = waiting.shift();
+    if (next) next(line);
+    else lines.push(line);
+  })
+    .catch(() => {})
+    .finally(() => {
+      ended = true;
+      for (const w of waiting.splice(0)) w(null);
+    });
+  const readLine = async (): Promise<string> => {
+    const line = lines.length > 0
+      ? lines.shift()!
+      : ended
+      ? null
+      : await new Promise<string | null>((r) => waiting.push(r));
+    if (line !== null) return line;
+    throw await childGone();
+  };
+  const writeLine = (text: string) =>
+    writer.write(encoder.encode(text + "\n")).catch(async () => {
+      throw await childGone();
+    });
   const parse = (line: string) => {
     const [seconds, passed] = line.split(" ").map(Number);
     return { seconds, passed };
   };
   const nativePass = async () => {
-    await writer.write(encoder.encode("go\n"));
+    await writeLine("go");
     return parse(await readLine());
   };
   const worker = floorWorker();
@@ -144,7 +159,7 @@ export async function interpreterFloor(
     return parse((await answer).line);
   };
   try {
-    await writer.write(encoder.encode(jobsJson + "\n"));
+    await writeLine(jobsJson);
     const ready = reply("ready");
     worker.postMessage({
       type: "init",

@@ -27,9 +27,15 @@ Deno.test("interpreter floor: both interpreters run the same suites, in turns, a
   ok(/^3\.\d+\.\d+$/.test(f.pyodideVersion) && /^3\.\d+\.\d+/.test(f.nativeVersion));
 });
 
-Deno.test("interpreter floor: a python that cannot run fails with one line naming it", async () => {
+Deno.test("interpreter floor: a python that cannot run, or dies, fails with one line naming it", async () => {
   await rejects(
     interpreterFloor(jobs, 1, { python: "/nonexistent/python3", wrapper: [] }),
     /cannot run \/nonexistent\/python3/,
+  );
+  // One that starts and dies: its last words on stderr, not a broken pipe.
+  const dying = ["sh", "-c", "echo 'no driver here' >&2; exit 3", "sh"];
+  await rejects(
+    interpreterFloor(jobs, 1, { python: "python3", wrapper: dying }),
+    /python3 floor run ended: no driver here$/,
   );
 });

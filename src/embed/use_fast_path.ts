@@ -26,8 +26,9 @@ export function usePackageKernels(): () => void {
  * BatchMatMul a SIMD one for attention's products (use_matmul_kernel.ts),
  * with the same bits. The model still runs through the package's own
  * `embed`, so batching, padding and the graph are the package's. Returns a
- * function that undoes all of it (for the test that compares the two paths). If the package's tokenizer does not expose its
- * vocabulary (another version), its own stays.
+ * function that undoes all of it (for the test that compares the two
+ * paths). If the package's tokenizer does not expose its vocabulary (another
+ * version), its own stays.
  */
 export function fastenUseModel<M extends Pick<EmbeddingsModel, "tokenizer">>(model: M): M {
   speedUpUseModel(model);

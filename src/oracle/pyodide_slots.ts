@@ -243,13 +243,23 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       }
     };
 
-    /** Hand on the results a message carries; false when one is unreadable (the worker died for it). */
+    /**
+     * Hand on the results a message carries (`[[id, [[outcome, ms], ...]], ...]`
+     * as JSON); false when they are unreadable (the worker died for it).
+     */
     const deliver = (done: unknown): boolean => {
-      for (const { id, results } of (done ?? []) as { id: number; results: string }[]) {
+      let jobs: [number, [unknown, unknown][]][];
+      try {
+        jobs = JSON.parse(String(done ?? "[]"));
+        if (!Array.isArray(jobs)) throw new Error("not a list");
+      } catch {
+        die(CRASH, 0, "unreadable result");
+        return false;
+      }
+      for (const [id, raw] of jobs) {
         budgets.delete(id);
         let outcomes: TestOutcome[];
         try {
-          const raw = JSON.parse(results) as [unknown, unknown][];
           outcomes = raw.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) || 0 }));
         } catch {
           die(CRASH, 0, "unreadable result");

@@ -18,9 +18,7 @@ let ctrl: Int32Array;
 let text: Uint8Array;
 let interrupt: Int32Array;
 let py: PyodideAPI;
-let run:
-  | ((setup: string, code: string, tests: string, start: number, stop: boolean) => string)
-  | undefined;
+let runBatchJson: ((jobsJson: string) => string) | undefined;
 const encoder = new TextEncoder();
 
 // Outcomes the driver passes to `step` as numbers; must match `codes` in driver.py.
@@ -45,6 +43,25 @@ function step(index: number, prev: number | string, ms: number): number {
   Atomics.store(interrupt, 0, 0);
   Atomics.store(ctrl, SEQ, seq + 1);
   return interrupted ? 1 : 0;
+}
+
+/**
+ * Called by the driver before the batch's k-th job: claims it, which fails
+ * (returns 0) once the main thread cut the batch short and queued the rest
+ * elsewhere; else shows the main thread the job and its load phase begun.
+ */
+function begin(k: number, id: number): number {
+  if (Atomics.compareExchange(ctrl, NEXT, k, k + 1) !== k) return 0;
+  Atomics.store(ctrl, JOB, id);
+  Atomics.store(ctrl, TEXT_LEN, 0);
+  Atomics.store(ctrl, PHASE, -1);
+  step(-1, 0, 0);
+  return 1;
+}
+
+/** Called by the driver with finished jobs' results, `[[id, results], ...]` as JSON. */
+function postResults(done: string): void {
+  post({ type: "results", token, done });
 }
 
 interface Init {
@@ -95,7 +112,7 @@ async function init(msg: Init): Promise<void> {
   }
   py.setInterruptBuffer(interrupt);
   const install = py.globals.get("pyodide_install");
-  run = install(step);
+  runBatchJson = install(step, begin, postResults);
   install.destroy();
   post({ type: "ready", token });
 }
@@ -106,45 +123,25 @@ async function init(msg: Init): Promise<void> {
 // read to learn where the job died.
 let faulted = false;
 
-// Results wait here and go out together: a message per job woke the host's
-// main thread once per suite, a cost comparable to running the suite. They
-// leave at least every RESULT_MS, so a kill loses (and re-runs) little.
-const RESULT_MS = 20;
-
 function runBatch(msg: Batch): void {
   if (faulted) return;
-  let done: { id: number; results: string }[] = [];
-  let sent = performance.now();
-  for (const [k, job] of msg.jobs.entries()) {
-    // Claim the job; this fails once the main thread cut the batch short (a
-    // job stalled) and queued the rest elsewhere.
-    if (Atomics.compareExchange(ctrl, NEXT, k, k + 1) !== k) break;
-    Atomics.store(ctrl, JOB, job.id);
-    Atomics.store(ctrl, TEXT_LEN, 0);
-    Atomics.store(ctrl, PHASE, -1);
-    let results: string;
-    try {
-      results = run!(job.setup, job.code, JSON.stringify(job.tests), job.start, job.stop);
-    } catch (e) {
-      // The driver itself failed (e.g. an interrupt landed in its bookkeeping):
-      // report where, and let the pool replace this worker.
-      faulted = true;
-      const phase = Atomics.load(ctrl, PHASE);
-      if (done.length > 0) post({ type: "results", token, done });
-      post({ type: "fault", token, id: job.id, phase, error: String((e as Error)?.message ?? e) });
-      return;
-    }
-    done.push({ id: job.id, results });
-    if (performance.now() - sent >= RESULT_MS) {
-      post({ type: "results", token, done });
-      done = [];
-      sent = performance.now();
-    }
+  let rest: string;
+  try {
+    rest = runBatchJson!(JSON.stringify(msg.jobs));
+  } catch (e) {
+    // The driver itself failed (e.g. an interrupt landed in its bookkeeping),
+    // having posted what finished: report where, and let the pool replace
+    // this worker.
+    faulted = true;
+    const id = Atomics.load(ctrl, JOB);
+    const phase = Atomics.load(ctrl, PHASE);
+    post({ type: "fault", token, id, phase, error: String((e as Error)?.message ?? e) });
+    return;
   }
   Atomics.store(ctrl, JOB, 0);
   // Pyodide keeps its Emscripten module on a private field; its heap size is the footprint.
   const heap = (py as unknown as { _module: { HEAPU8: Uint8Array } })._module.HEAPU8;
-  post({ type: "idle", token, done, memory: heap.byteLength });
+  post({ type: "idle", token, done: rest, memory: heap.byteLength });
 }
 
 self.addEventListener("message", (e: MessageEvent) => {

@@ -38,6 +38,9 @@ bench oracle options:
   --passes N       measured passes per runtime after one warm-up pass,
                    taken in turns; the figure is the median (default 7:
                    a pass takes seconds, and 3 of them swung 1.6-2.3x here)
+  --copies N       copies of the corpus in each measured pass, each with
+                   its own text (default 4: a pass of one copy took ~0.5 s
+                   and its ratio swung 0.45-0.98x here)
   --batch N        suites per message to a worker (default: the oracle's 32)
   --no-floor       skip the interpreters-alone passes: both interpreters
                    run the driver over the same suites in one thread each,

@@ -3,7 +3,8 @@
  * read Pyodide's files and its memory snapshot, nothing else. Its main thread
  * runs the in-process slot of `pyodide_slots.ts` (a locked-down worker thread
  * plus the watcher that interrupts and kills it) and speaks JSON lines with the
- * parent (`pyodide_process.ts`): batches and cuts in on stdin; results, idle,
+ * parent (`pyodide_process.ts`): batches and cuts in on stdin; results (many
+ * jobs' per message), idle,
  * stalls, the jobs a cut left unstarted, and deaths out on stdout.
  *
  * Why a process: Deno's `worker.terminate()` does not stop a thread that is
@@ -20,12 +21,17 @@ import type { Slot, WireJob } from "./worker_pool.ts";
 
 const encoder = new TextEncoder();
 let pending = "";
+let results: [number, [string, number][]][] = [];
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
-/** Write every line queued so far. */
+/** Write every message queued so far, the results gathered first. */
 function flush(): void {
   clearTimeout(flushTimer);
   flushTimer = undefined;
+  if (results.length > 0) {
+    pending = JSON.stringify({ t: "results", r: results }) + "\n" + pending;
+    results = [];
+  }
   if (pending === "") return;
   const bytes = encoder.encode(pending);
   pending = "";
@@ -34,15 +40,20 @@ function flush(): void {
 }
 
 /**
- * Send one message. Results are gathered for a few milliseconds and written
- * together (one write and one wake-up of the parent for many jobs); anything
- * else goes out at once, after them.
+ * Results are gathered for a few milliseconds and go out as one message (one
+ * line to encode and parse, one write and one wake-up of the parent for many
+ * jobs).
  */
+function result(id: number, outcomes: [string, number][]): void {
+  results.push([id, outcomes]);
+  if (results.length >= 1024) flush();
+  else flushTimer ??= setTimeout(flush, 10);
+}
+
+/** Send one message at once, after the results gathered so far. */
 function emit(message: { t: string; [field: string]: unknown }): void {
   pending += JSON.stringify(message) + "\n";
-  if (message.t !== "result") flush();
-  else if (pending.length > 1 << 16) flush();
-  else flushTimer ??= setTimeout(flush, 10);
+  flush();
 }
 
 /**
@@ -69,8 +80,7 @@ async function main(): Promise<void> {
   try {
     const snapshot = await readShared(snapshotPath);
     slot = await pyodideSlotFactory({ snapshot, timeoutMs: Number(timeout) })({
-      result: (id, outcomes) =>
-        emit({ t: "result", id, o: outcomes.map((o) => [o.outcome, o.ms]) }),
+      result: (id, outcomes) => result(id, outcomes.map((o) => [o.outcome, o.ms])),
       idle: (memory) => emit({ t: "idle", m: memory }),
       stalled: (on) => emit({ t: "stalled", on }),
       dead: (report) => {

@@ -19,12 +19,11 @@ export interface PyodideProcessOptions {
 
 interface HostMessage {
   t: string;
-  id?: number;
-  o?: [unknown, unknown][];
+  /** Results: `[id, [[outcome, ms], ...]]` per job. */
+  r?: [number, [unknown, unknown][]][] | DeathReport;
   m?: number;
   on?: boolean;
   ids?: number[];
-  r?: DeathReport;
   error?: string;
 }
 
@@ -92,13 +91,18 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
         case "failed":
           ready?.(message.error ?? "failed");
           return;
-        case "result": {
-          inflight = inflight.filter((j) => j.id !== message.id);
-          const outcomes: TestOutcome[] = (message.o ?? []).map(([o, ms]) => ({
-            outcome: asOutcome(o),
-            ms: Number(ms) || 0,
-          }));
-          events.result(message.id!, outcomes);
+        case "results": {
+          const done = message.r as [number, [unknown, unknown][]][];
+          const ids = new Set(done.map(([id]) => id));
+          inflight = inflight.filter((j) => !ids.has(j.id));
+          for (const [id, raw] of done) {
+            const outcomes: TestOutcome[] = raw.map(([o, ms]) => ({
+              outcome: asOutcome(o),
+              ms: Number(ms) || 0,
+            }));
+            events.result(id, outcomes);
+            if (!alive) return;
+          }
           return;
         }
         case "idle":
@@ -117,7 +121,7 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
           return;
         }
         case "dead":
-          die(message.r!);
+          die(message.r as DeathReport);
           return;
       }
     };

@@ -41,7 +41,7 @@ bench oracle options:
   --copies N       copies of the corpus in each measured pass, each with
                    its own text (default 4: a pass of one copy took ~0.5 s
                    and its ratio swung 0.45-0.98x here)
-  --batch N        suites per message to a worker (default: the oracle's 32)
+  --batch N        suites per message to a worker (default: the oracle's 128)
   --no-floor       skip the interpreters-alone passes: both interpreters
                    run the driver over the same suites in one thread each,
                    with no pool, giving the ratio the pools could reach

@@ -71,7 +71,7 @@ options:
                    (most likely a loop) lets a spare worker take its queue,
                    up to N spares, since a timeout is wall-clock time: when
                    workers start faster than that test has left, or when a
-                   batch of 32 suites is queued for every worker and spare
+                   batch of 128 suites is queued for every worker and spare
   --timeout-ms N   per-test timeout (default 1000)
   --shard i/n      run only the tasks whose id hashes (sha256, first 4 bytes,
                    mod n) to shard i, filling the execution cache and writing

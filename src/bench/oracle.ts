@@ -245,7 +245,7 @@ export async function benchOracle(args: string[]): Promise<number> {
   const timeoutMs = positiveInt("timeout-ms", values["timeout-ms"], 250);
   const passes = positiveInt("passes", values.passes, 7);
   const copies = positiveInt("copies", values.copies, 4);
-  const batchMax = values.batch === undefined ? undefined : positiveInt("batch", values.batch, 32);
+  const batchMax = values.batch === undefined ? undefined : positiveInt("batch", values.batch, 128);
   const candidates = await benchCorpus(Math.ceil(size * 1.25));
   const { from } = candidates;
   // Time spent waiting out infinite loops is the same in both runtimes and

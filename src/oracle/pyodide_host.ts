@@ -4,8 +4,8 @@
  * runs the in-process slot of `pyodide_slots.ts` (a locked-down worker thread
  * plus the watcher that interrupts and kills it) and speaks JSON lines with the
  * parent (`pyodide_process.ts`): batches and cuts in on stdin; results (many
- * jobs' per message), idle,
- * stalls, the jobs a cut left unstarted, and deaths out on stdout.
+ * jobs' to a message), idle, stalls, the jobs a cut left unstarted, and
+ * deaths out on stdout.
  *
  * Why a process: Deno's `worker.terminate()` does not stop a thread that is
  * busy (measured on 2.9.6: a worker in `while (true) {}` or in a wasm loop

@@ -1,5 +1,5 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { asOutcome, CRASH, type Outcome, type TestOutcome } from "./outcome.ts";
+import { asOutcome, CRASH, type Outcome, outcomesFromWire, type TestOutcome } from "./outcome.ts";
 import type { Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
 
@@ -160,7 +160,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       if (!job || line.id !== job.id) return;
       lastProgress = performance.now();
       if (line.r) {
-        const outcomes = line.r.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) || 0 }));
+        const outcomes = outcomesFromWire(line.r);
         inflight.shift();
         phase = -1;
         partial = [];

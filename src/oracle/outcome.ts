@@ -65,6 +65,11 @@ export function stoppedAtTimeout(outcomes: readonly TestOutcome[]): TestOutcome[
   return outcomes.map((o, k) => (k <= i ? o : { outcome: NOT_RUN, ms: 0 }));
 }
 
+/** A worker's `[outcome, ms]` pairs, validated (a malformed list throws). */
+export function outcomesFromWire(pairs: readonly (readonly [unknown, unknown])[]): TestOutcome[] {
+  return pairs.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) || 0 }));
+}
+
 /** Validate an outcome string coming back from a worker. */
 export function asOutcome(value: unknown): Outcome {
   if (value === "pass" || value === "FAIL" || value === "TIMEOUT" || value === "NOT_RUN") {

@@ -1,5 +1,5 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { asOutcome, CRASH, type TestOutcome } from "./outcome.ts";
+import { CRASH, outcomesFromWire } from "./outcome.ts";
 import { PYODIDE_LINK, pyodideDir } from "./pyodide_slots.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
@@ -96,11 +96,7 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
           const ids = new Set(done.map(([id]) => id));
           inflight = inflight.filter((j) => !ids.has(j.id));
           for (const [id, raw] of done) {
-            const outcomes: TestOutcome[] = raw.map(([o, ms]) => ({
-              outcome: asOutcome(o),
-              ms: Number(ms) || 0,
-            }));
-            events.result(id, outcomes);
+            events.result(id, outcomesFromWire(raw));
             if (!alive) return;
           }
           return;

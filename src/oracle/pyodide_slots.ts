@@ -1,6 +1,6 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { pinnedVersion } from "../io/pinned_version.ts";
-import { asOutcome, CRASH, type Outcome, type TestOutcome } from "./outcome.ts";
+import { asOutcome, CRASH, type Outcome, outcomesFromWire, type TestOutcome } from "./outcome.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 
 // Layout of the shared control block; must match pyodide_worker.ts.
@@ -260,7 +260,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         budgets.delete(id);
         let outcomes: TestOutcome[];
         try {
-          outcomes = raw.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) || 0 }));
+          outcomes = outcomesFromWire(raw);
         } catch {
           die(CRASH, 0, "unreadable result");
           return false;

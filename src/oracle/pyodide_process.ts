@@ -42,6 +42,14 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
     "--cached-only",
     "--no-prompt",
     "--unstable-worker-options",
+    // Without this V8 keeps re-optimising Pyodide's interpreter: its
+    // speculative inlining of CPython's indirect calls (type slots) misses,
+    // deoptimises and compiles again, on background threads that took 28-45%
+    // of both cores in a Pyodide pool 14 s after its start (`perf record -a`).
+    // Off, they took 11-16%; a cold worker's first 2,059 suites ran in 1.5 s
+    // instead of 2.3, and the oracle stage ran 0.3-2 s faster in four of four
+    // paired runs. The steady state was the same either way.
+    "--v8-flags=--no-wasm-deopt",
     `--config=${CONFIG}`,
     `--allow-read=${pyodideDir()},${PYODIDE_LINK},${WORKER},${options.snapshotPath}`,
     HOST,

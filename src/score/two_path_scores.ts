@@ -174,8 +174,9 @@ export async function twoPathScores(
   plan: RescorePlan,
   options: { out?: Float32Array } = {},
 ): Promise<TwoPathResult> {
-  // onnxruntime runs the GEMM on its own threads: the norms are computed
-  // meanwhile on this one.
+  // onnxruntime-node 1.30 runs a session inside a setImmediate callback on
+  // this thread (its dist/backend.js), so the norms below are computed before
+  // the GEMM starts, not beside it.
   const pending = gemm.dots(queries, docs, nq, nd, dims, options.out);
   const qNorms = rowNorms(queries, nq, dims);
   let maxDocNorm = 0;

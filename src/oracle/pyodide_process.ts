@@ -28,6 +28,34 @@ interface HostMessage {
 }
 
 /**
+ * V8 flags of a Pyodide host process. From V8 13.7 (Chrome 137), V8
+ * speculatively inlines wasm's indirect calls and deoptimises when a guess
+ * misses; CPython dispatches through indirect calls (type slots), so V8 kept
+ * recompiling Pyodide's interpreter: its background threads took 28-45% of
+ * both cores in a Pyodide pool 14 s after its start (`perf record -a`), and
+ * 11-16% with `--no-wasm-deopt`. With the flag, a cold worker's first 2,059
+ * suites ran in 1.5 s instead of 2.3 s and the oracle stage ran 0.3-2.0 s
+ * faster in four of four paired runs; the steady state did not change. An
+ * older V8 has no such deopts (and may not know the flag, which would stop
+ * the host), so gets none.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { pyodideV8Flags } from "./pyodide_process.ts";
+ * deepStrictEqual(pyodideV8Flags("15.0.245.2-rusty"), ["--v8-flags=--no-wasm-deopt"]);
+ * deepStrictEqual(pyodideV8Flags("13.7.152.6"), ["--v8-flags=--no-wasm-deopt"]);
+ * deepStrictEqual(pyodideV8Flags("13.6.233.8"), []);
+ * deepStrictEqual(pyodideV8Flags("not a version"), []);
+ * ```
+ */
+export function pyodideV8Flags(v8Version: string): string[] {
+  const [major, minor] = v8Version.split(".").map((n) => parseInt(n, 10));
+  const speculates = major > 13 || (major === 13 && minor >= 7);
+  return speculates ? ["--v8-flags=--no-wasm-deopt"] : [];
+}
+
+/**
  * Slots that each run one Pyodide worker inside a process of their own
  * (`pyodide_host.ts`), allowed to read Pyodide's files and the snapshot and
  * nothing else. The host interrupts and kills its worker as the in-process
@@ -42,14 +70,7 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
     "--cached-only",
     "--no-prompt",
     "--unstable-worker-options",
-    // Without this V8 keeps re-optimising Pyodide's interpreter: its
-    // speculative inlining of CPython's indirect calls (type slots) misses,
-    // deoptimises and compiles again, on background threads that took 28-45%
-    // of both cores in a Pyodide pool 14 s after its start (`perf record -a`).
-    // Off, they took 11-16%; a cold worker's first 2,059 suites ran in 1.5 s
-    // instead of 2.3, and the oracle stage ran 0.3-2 s faster in four of four
-    // paired runs. The steady state was the same either way.
-    "--v8-flags=--no-wasm-deopt",
+    ...pyodideV8Flags(Deno.version.v8),
     `--config=${CONFIG}`,
     `--allow-read=${pyodideDir()},${PYODIDE_LINK},${WORKER},${options.snapshotPath}`,
     HOST,

@@ -30,14 +30,14 @@ interface HostMessage {
 /**
  * V8 flags of a Pyodide host process. From V8 13.7 (Chrome 137), V8
  * speculatively inlines wasm's indirect calls and deoptimises when a guess
- * misses; CPython dispatches through indirect calls (type slots), so V8 kept
- * recompiling Pyodide's interpreter: its background threads took 28-45% of
- * both cores in a Pyodide pool 14 s after its start (`perf record -a`), and
- * 11-16% with `--no-wasm-deopt`. With the flag, a cold worker's first 2,059
- * suites ran in 1.5 s instead of 2.3 s and the oracle stage ran 0.3-2.0 s
- * faster in four of four paired runs; the steady state did not change. An
- * older V8 has no such deopts (and may not know the flag, which would stop
- * the host), so gets none.
+ * misses, and CPython dispatches through indirect calls (type slots). In a
+ * Pyodide pool 14 s after its start, V8's background threads (where it
+ * compiles) took 28-45% of both cores (`perf record -a`), 11-16% with
+ * `--no-wasm-deopt`; with the flag a cold worker's first 2,059 suites ran in
+ * 1.5 s instead of 2.3 s and the oracle stage ran 0.3-2.0 s faster in four of
+ * four paired runs, while the steady state did not change. An older V8 has
+ * no such deopts (and may not know the flag, which would stop the host), so
+ * gets none.
  *
  * @example
  * ```ts

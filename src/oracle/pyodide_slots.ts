@@ -248,22 +248,27 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
      * as JSON); false when they are unreadable (the worker died for it).
      */
     const deliver = (done: unknown): boolean => {
-      let jobs: [number, [unknown, unknown][]][];
-      try {
-        jobs = JSON.parse(String(done ?? "[]"));
-        if (!Array.isArray(jobs)) throw new Error("not a list");
-      } catch {
+      const unreadable = () => {
         die(CRASH, 0, "unreadable result");
         return false;
+      };
+      let jobs: unknown;
+      try {
+        jobs = JSON.parse(String(done ?? "[]"));
+      } catch {
+        return unreadable();
       }
-      for (const [id, raw] of jobs) {
+      if (!Array.isArray(jobs)) return unreadable();
+      // Job by job, so the results before a bad entry are not lost.
+      for (const entry of jobs) {
+        if (!Array.isArray(entry) || typeof entry[0] !== "number") return unreadable();
+        const id = entry[0];
         budgets.delete(id);
         let outcomes: TestOutcome[];
         try {
-          outcomes = outcomesFromWire(raw);
+          outcomes = outcomesFromWire(entry[1]);
         } catch {
-          die(CRASH, 0, "unreadable result");
-          return false;
+          return unreadable();
         }
         events.result(id, outcomes);
         if (!alive) return false;

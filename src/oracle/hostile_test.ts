@@ -1,5 +1,5 @@
 /**
- * The oracle's containment: 29 hostile snippets (test/fixtures/oracle/hostile.json)
+ * The oracle's containment: the hostile snippets of test/fixtures/oracle/hostile.json
  * run one after another on one worker of each runtime, each getting its
  * outcome, none leaving a file, a connection or a mark on the worker. Its own
  * file, and its own process under `make unit` (test/unit_jobs.ts): mostly

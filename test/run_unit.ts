@@ -57,7 +57,7 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   { name: "release-profile", paths: ["test/pipeline/release_profile_test.ts"] },
   // A rerank run with its site, rerun and resumed. 89 / 40.
   { name: "rerank", paths: ["test/pipeline/rerank_test.ts"] },
-  // 29 hostile snippets on each runtime. 62 / 29.
+  // The hostile snippets on each runtime. 62 / 29.
   { name: "oracle-hostile", paths: ["src/oracle/hostile_test.ts"] },
   // The whole pipeline on generated tasks. 32 / 20.
   { name: "growth", paths: ["src/bench/growth_test.ts"] },

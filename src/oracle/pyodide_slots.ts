@@ -179,8 +179,8 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
     let jobStart = 0;
     let jobBudget = 0;
     let careful = false;
-    // A CHECK went out and has not been answered yet.
-    let probed = false;
+    // When the CHECK not answered yet went out (0: none is waiting).
+    let probedAt = 0;
     let stalled = false;
     let batchIds: number[] = [];
     const budgets = new Map<number, number>();
@@ -235,7 +235,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         // A careful batch reports each phase as it starts; a fast one each
         // job's start, and how long its phase had run when it answered a CHECK.
         phaseStart = now - (careful ? 0 : Atomics.load(ctrl, RAN));
-        probed = false;
+        probedAt = 0;
         const slow = now - phaseStart > stall;
         if (stalled !== slow) {
           stalled = slow;
@@ -247,11 +247,15 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       // In a fast batch, since the last answer: at least the running phase's time.
       const elapsed = now - phaseStart;
       // (Fast: only once a CHECK went unanswered; a new phase would have answered.)
-      if (elapsed > stall && !stalled && (careful || probed)) {
+      if (elapsed > stall && !stalled && (careful || probedAt > 0)) {
         stalled = true;
         events.stalled?.(true);
       }
-      if (elapsed > hard || now - jobStart > jobBudget) {
+      // A fast batch's worker that does not answer is stuck in C, or swallows
+      // the Timeout its handler raises: the careful run that follows waits
+      // it out in full, so this one need not.
+      const unanswered = !careful && probedAt > 0 && now - probedAt > stall + 2 * tick;
+      if (elapsed > hard || now - jobStart > jobBudget || unanswered) {
         die("TIMEOUT", elapsed);
       } else if (careful && elapsed > soft) {
         // Mark which phase the interrupt is for, then fire it only if that
@@ -263,7 +267,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         // The driver's handler raises in a phase over time, else answers with
         // how long the phase has run; repeated each tick until it answers.
         Atomics.store(interrupt, 0, CHECK);
-        probed = true;
+        if (probedAt === 0) probedAt = now;
       }
     };
 

@@ -287,14 +287,9 @@ def _load(setup, code, ns):
         _exec(_compiled(setup, "<setup>"), ns)
 
 
-def classify(fn, timed_out, started=None):
-    """Run fn; return (None on success | outcome, ms). `timed_out()` says whether the timer fired.
-
-    ``started[0]``, when given, is set to fn's start (one clock read fewer per phase).
-    """
+def classify(fn, timed_out):
+    """Run fn; return (None on success | outcome, ms). `timed_out()` says whether the timer fired."""
     t0 = _perf()
-    if started is not None:
-        started[0] = t0
     try:
         fn()
         outcome = None
@@ -317,95 +312,44 @@ def _never():
     return False
 
 
-# The signal the main thread sends a fast batch's worker to have it check the time.
-CHECK = 14  # SIGALRM's number; Pyodide delivers it from the interrupt buffer
-
 # Results of a batch go out to JavaScript at least this often, so a kill
 # loses (and re-runs) little.
 RESULT_S = 0.02
 
 
-def pyodide_install(js_step, js_begin, js_post, js_alive, timeout_s):
-    """Harden this interpreter; return run_batch(jobs_json, careful) -> JSON of results not yet posted.
+def pyodide_install(js_step, js_begin, js_post):
+    """Harden this interpreter; return run_batch(jobs_json) -> JSON of results not yet posted.
 
     A batch runs in one call from JavaScript: a call per job, with its
     arguments and result converted each way, cost ~14% of a short suite.
     ``js_begin(k, id)`` claims the batch's k-th job for the main thread to
     watch (and marks its load phase begun), or returns 0 once the main thread
-    cut the batch short. ``js_post(json)`` hands on finished jobs' results,
-    ``[[id, results], ...]``.
-
-    Two ways to time a phase (load, or one test). Fast, the default: this
-    interpreter times its own phases, as the native driver does, and the main
-    thread sends CHECK through the interrupt buffer only once a job has gone
-    quiet for a while; the handler raises Timeout in a phase that is over
-    time, else answers ``js_alive(ms_run)``, how long its phase has run. A JavaScript call per phase cost
-    6-9% of a short suite. A phase stuck in C cannot answer, and the main
-    thread cannot tell which phase that is: it kills the worker, and the pool
-    runs the job again, careful. Careful: ``js_step(index, outcome, ms)``
-    records each phase as it ends and returns 1 when the main thread
-    interrupted the previous phase (SIGINT, outcome TIMEOUT), else 0; common
-    outcomes cross as small ints (their order must match OUTCOME_CODES in
+    cut the batch short. ``js_step(index, outcome, ms)`` records progress
+    between phases and returns 1 when the main thread interrupted the
+    previous phase (its outcome is then TIMEOUT), else 0. Common outcomes
+    cross as small ints (their order must match OUTCOME_CODES in
     pyodide_worker.ts): a string each way cost a call ~3x more.
+    ``js_post(json)`` hands on finished jobs' results, ``[[id, results], ...]``.
     """
-    import signal
-
     _harden()
     loads = json.loads
     dumps = json.dumps
     codes = {None: 0, "pass": 1, "FAIL": 2, "NOT_RUN": 3, "TIMEOUT": 4}
     code_of = codes.get
-    driver_file = run_job.__code__.co_filename
-    set_handler = signal.signal
-    get_handler = signal.getsignal
-    fired = [False]
-    # The running phase's start; None between phases, where a CHECK must not
-    # charge the phase before (already classified) or after (not begun).
-    phase_start = [None]
 
-    def careful_step(index, prev, ms):
+    def step(index, prev, ms):
         if index == -1:
             return prev  # js_begin marked the load phase's start
         return "TIMEOUT" if js_step(index, code_of(prev, prev), ms) else prev
 
-    def careful_timed(fn):
+    def timed(fn):
         return classify(fn, _never)
 
-    def on_check(_sig, frame):
-        start = phase_start[0]
-        ran = 0.0 if start is None else _perf() - start
-        if ran < timeout_s:
-            js_alive(ran * 1000.0)
-            return
-        fired[0] = True
-        # Raising inside the driver's own bookkeeping would lose the job; the
-        # flag alone marks the phase TIMEOUT there.
-        if frame is None or frame.f_code.co_filename != driver_file:
-            raise Timeout()
-
-    def timed_out():
-        return fired[0]
-
-    def fast_timed(fn):
-        fired[0] = False
-        try:
-            return classify(fn, timed_out, phase_start)
-        finally:
-            phase_start[0] = None
-
-    def fast_step(_index, prev, _ms):
-        return prev
-
-    def run_batch(jobs_json, careful=False):
-        timed, step = (careful_timed, careful_step) if careful else (fast_timed, fast_step)
+    def run_batch(jobs_json):
         done = []
         posted = _perf()
         try:
             for k, job in enumerate(loads(jobs_json)):
-                if not careful and get_handler(CHECK) is not on_check:
-                    # Once, and again after a job replaced it: setting it for
-                    # every job cost 3-10% of a short suite.
-                    set_handler(CHECK, on_check)
                 jid = job["id"]
                 if not js_begin(k, jid):
                     break

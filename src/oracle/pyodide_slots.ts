@@ -4,10 +4,7 @@ import { asOutcome, CRASH, type Outcome, outcomesFromWire, type TestOutcome } fr
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 
 // Layout of the shared control block; must match pyodide_worker.ts.
-const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, RAN = 6, TEXT_OFFSET = 32;
-// What the driver's handler in a fast batch takes as "check the time" (CHECK in driver.py).
-const CHECK = 14;
-const SIGINT = 2;
+const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, TEXT_OFFSET = 32;
 const TEXT_BYTES = 256 * 1024;
 
 /** Pyodide's version as deno.json pins it (part of every cache key). */
@@ -131,14 +128,9 @@ export function stallAfterMs(timeoutMs: number): number {
 
 /**
  * Slots running Pyodide workers. The main thread watches each worker's shared
- * control block. In a fast batch the worker times its own phases (load, or
- * one test) and reports only each job's start: a job quiet past the timeout
- * gets CHECK through the interrupt buffer, and the driver raises in a phase
- * over time or answers with the time left (soft). In a careful batch the
- * worker reports every phase, and a phase past the timeout gets a SIGINT
- * (soft). A worker still quiet after a grace period, or a job past its whole
- * budget, gets terminated (hard); after a death in a fast batch the pool runs
- * the job again, careful, to learn which phase hung.
+ * control block: a phase (load or one test) running past the timeout gets a
+ * SIGINT through the interrupt buffer (soft); one still running after a grace
+ * period, or a job past its whole budget, gets its worker terminated (hard).
  */
 export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
   const dir = pyodideDir();
@@ -161,7 +153,6 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       indexURL: dir,
       ctrl: ctrlBuffer,
       interrupt: interruptBuffer,
-      timeoutMs: options.timeoutMs,
       snapshot: options.snapshot,
     });
     try {
@@ -178,9 +169,6 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
     let lastJob = 0;
     let jobStart = 0;
     let jobBudget = 0;
-    let careful = false;
-    // When the CHECK not answered yet went out (0: none is waiting).
-    let probedAt = 0;
     let stalled = false;
     let batchIds: number[] = [];
     const budgets = new Map<number, number>();
@@ -205,14 +193,13 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       alive = false;
       clearInterval(timer);
       const id = at?.id ?? Atomics.load(ctrl, JOB);
-      // A fast batch does not report phases: the pool runs the job again, careful.
-      const phase = careful ? at?.phase ?? Atomics.load(ctrl, PHASE) : null;
+      const phase = at?.phase ?? Atomics.load(ctrl, PHASE);
       // Phase -2: the job had finished, its result may be in flight; run it again.
       const inJob = id > 0 && phase !== -2;
       const report: DeathReport = {
         id: inJob ? id : null,
         phase,
-        partial: inJob && careful ? partial() : [],
+        partial: inJob ? partial() : [],
         outcome,
         ms,
         detail,
@@ -232,42 +219,27 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       }
       if (seq !== lastSeq) {
         lastSeq = seq;
-        // A careful batch reports each phase as it starts; a fast one each
-        // job's start, and how long its phase had run when it answered a CHECK.
-        phaseStart = now - (careful ? 0 : Atomics.load(ctrl, RAN));
-        probedAt = 0;
-        const slow = now - phaseStart > stall;
-        if (stalled !== slow) {
-          stalled = slow;
-          events.stalled?.(slow);
+        phaseStart = now;
+        if (stalled) {
+          stalled = false;
+          events.stalled?.(false);
         }
         return;
       }
       if (job === 0) return;
-      // In a fast batch, since the last answer: at least the running phase's time.
       const elapsed = now - phaseStart;
-      // (Fast: only once a CHECK went unanswered; a new phase would have answered.)
-      if (elapsed > stall && !stalled && (careful || probedAt > 0)) {
+      if (elapsed > stall && !stalled) {
         stalled = true;
         events.stalled?.(true);
       }
-      // A fast batch's worker that does not answer is stuck in C, or swallows
-      // the Timeout its handler raises: the careful run that follows waits
-      // it out in full, so this one need not.
-      const unanswered = !careful && probedAt > 0 && now - probedAt > stall + 2 * tick;
-      if (elapsed > hard || now - jobStart > jobBudget || unanswered) {
+      if (elapsed > hard || now - jobStart > jobBudget) {
         die("TIMEOUT", elapsed);
-      } else if (careful && elapsed > soft) {
+      } else if (elapsed > soft) {
         // Mark which phase the interrupt is for, then fire it only if that
         // phase is still running; repeat each tick so a bare `except:` that
         // swallows one KeyboardInterrupt meets the next.
         Atomics.store(ctrl, INTR, seq);
-        if (Atomics.load(ctrl, SEQ) === seq) Atomics.store(interrupt, 0, SIGINT);
-      } else if (!careful && elapsed > stall) {
-        // The driver's handler raises in a phase over time, else answers with
-        // how long the phase has run; repeated each tick until it answers.
-        Atomics.store(interrupt, 0, CHECK);
-        if (probedAt === 0) probedAt = now;
+        if (Atomics.load(ctrl, SEQ) === seq) Atomics.store(interrupt, 0, 2);
       }
     };
 
@@ -317,7 +289,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       } else if (msg.type === "fault") {
         const interruptedNow = Atomics.load(ctrl, INTR) === Atomics.load(ctrl, SEQ);
         die(
-          careful && interruptedNow ? "TIMEOUT" : CRASH,
+          interruptedNow ? "TIMEOUT" : CRASH,
           performance.now() - phaseStart,
           `driver fault: ${msg.error}`,
           { id: msg.id as number, phase: msg.phase as number },
@@ -335,8 +307,6 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       send(jobs: WireJob[]) {
         if (!alive) throw new Error("send to a dead Pyodide worker");
         for (const j of jobs) budgets.set(j.id, (j.tests.length - j.start + 1) * hard);
-        // A careful job travels alone (worker_pool.ts): it hung a worker in a fast batch.
-        careful = jobs.some((j) => j.careful);
         lastSeq = -1;
         lastJob = 0;
         stalled = false;
@@ -346,7 +316,6 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         timer = setInterval(watch, tick);
         worker.postMessage({
           type: "batch",
-          careful,
           jobs: jobs.map((j) => ({
             id: j.id,
             setup: j.setup,

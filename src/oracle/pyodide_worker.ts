@@ -8,7 +8,7 @@
 import { loadPyodide, type PyodideAPI } from "pyodide";
 
 // Indices into the shared Int32 control block; must match pyodide_slots.ts.
-const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, RAN = 6, TEXT_OFFSET = 32;
+const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, TEXT_OFFSET = 32;
 
 // Captured before any snippet runs: snippets can reach the global scope (via
 // run_js), not this module's bindings, so they cannot forge our messages.
@@ -18,8 +18,7 @@ let ctrl: Int32Array;
 let text: Uint8Array;
 let interrupt: Int32Array;
 let py: PyodideAPI;
-let runBatchJson: ((jobsJson: string, careful: boolean) => string) | undefined;
-let timeoutMs = 0;
+let runBatchJson: ((jobsJson: string) => string) | undefined;
 const encoder = new TextEncoder();
 
 // Outcomes the driver passes to `step` as numbers; must match `codes` in driver.py.
@@ -54,22 +53,10 @@ function step(index: number, prev: number | string, ms: number): number {
 function begin(k: number, id: number): number {
   if (Atomics.compareExchange(ctrl, NEXT, k, k + 1) !== k) return 0;
   Atomics.store(ctrl, JOB, id);
-  Atomics.store(ctrl, RAN, 0);
   Atomics.store(ctrl, TEXT_LEN, 0);
   Atomics.store(ctrl, PHASE, -1);
   step(-1, 0, 0);
   return 1;
-}
-
-/**
- * Called by the driver's CHECK handler in a fast batch when the phase it
- * landed in has run `ranMs`, under its timeout: shows the main thread the
- * worker answers, and how long its phase has run.
- */
-function alive(ranMs: number): void {
-  Atomics.store(ctrl, RAN, Math.floor(ranMs));
-  Atomics.store(interrupt, 0, 0);
-  Atomics.add(ctrl, SEQ, 1);
 }
 
 /** Called by the driver with finished jobs' results, `[[id, results], ...]` as JSON. */
@@ -85,16 +72,12 @@ interface Init {
   driver?: string;
   ctrl: SharedArrayBuffer;
   interrupt: SharedArrayBuffer;
-  /** The per-phase timeout. */
-  timeoutMs?: number;
   snapshot?: Uint8Array;
   makeSnapshot?: boolean;
 }
 
 interface Batch {
   type: "batch";
-  /** Time each phase through the main thread (see pyodide_install in driver.py). */
-  careful: boolean;
   jobs: {
     id: number;
     setup: string;
@@ -107,7 +90,6 @@ interface Batch {
 
 async function init(msg: Init): Promise<void> {
   token = msg.token;
-  timeoutMs = msg.timeoutMs ?? 1000;
   ctrl = new Int32Array(msg.ctrl);
   text = new Uint8Array(msg.ctrl, TEXT_OFFSET * 4);
   interrupt = new Int32Array(msg.interrupt);
@@ -130,7 +112,7 @@ async function init(msg: Init): Promise<void> {
   }
   py.setInterruptBuffer(interrupt);
   const install = py.globals.get("pyodide_install");
-  runBatchJson = install(step, begin, postResults, alive, timeoutMs / 1000);
+  runBatchJson = install(step, begin, postResults);
   install.destroy();
   post({ type: "ready", token });
 }
@@ -145,7 +127,7 @@ function runBatch(msg: Batch): void {
   if (faulted) return;
   let rest: string;
   try {
-    rest = runBatchJson!(JSON.stringify(msg.jobs), msg.careful);
+    rest = runBatchJson!(JSON.stringify(msg.jobs));
   } catch (e) {
     // The driver itself failed (e.g. an interrupt landed in its bookkeeping),
     // having posted what finished: report where, and let the pool replace

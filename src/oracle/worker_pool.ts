@@ -363,7 +363,7 @@ export class WorkerPool {
           p.done.push(...report.partial);
           const n = p.job.tests.length;
           if (report.phase === null) {
-            // A fast batch: it hung somewhere in this job; find where, carefully.
+            // Native runtime: it hung somewhere in this job; find where, carefully.
             if (p.careful) {
               while (p.done.length < n) p.done.push({ outcome: report.outcome, ms: report.ms });
               this.stats.jobs++;

@@ -2,7 +2,7 @@
  * The oracle's containment: the hostile snippets of test/fixtures/oracle/hostile.json
  * run one after another on one worker of each runtime, each getting its
  * outcome, none leaving a file, a connection or a mark on the worker. Its own
- * file, and its own process under `make unit` (test/unit_jobs.ts): mostly
+ * file, and its own process under `make unit` (test/run_unit.ts): mostly
  * waiting on timeouts, ~45 s.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";

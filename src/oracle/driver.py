@@ -317,8 +317,8 @@ def _never():
 RESULT_S = 0.02
 
 
-def pyodide_install(js_step, js_begin, js_post):
-    """Harden this interpreter; return run_batch(jobs_json) -> JSON of results not yet posted.
+def pyodide_install(js_step, js_begin, js_post, gap_s=0.0):
+    """Harden this interpreter; return run_batch(jobs_json, careful) -> JSON of results not yet posted.
 
     A batch runs in one call from JavaScript: a call per job, with its
     arguments and result converted each way, cost ~14% of a short suite.
@@ -330,27 +330,47 @@ def pyodide_install(js_step, js_begin, js_post):
     cross as small ints (their order must match OUTCOME_CODES in
     pyodide_worker.ts): a string each way cost a call ~3x more.
     ``js_post(json)`` hands on finished jobs' results, ``[[id, results], ...]``.
+
+    Outside a careful batch, ``js_step`` is called only at the first phase
+    boundary ``gap_s`` or more after the last call (or the job's start): that
+    call cost 6-12% of a short suite. The main thread, seeing no step, takes
+    the phase it last heard of to be running since then, so it interrupts
+    ``gap_s`` late at most, and never early: a phase that started later, in
+    silence, started less than ``gap_s`` after. An interrupted phase always
+    ends in a call, having run past the timeout (> ``gap_s``). What the main
+    thread cannot tell is which phase hung, if one must be killed: the pool
+    runs that job again careful (every boundary a call), alone.
     """
     _harden()
     loads = json.loads
     dumps = json.dumps
     codes = {None: 0, "pass": 1, "FAIL": 2, "NOT_RUN": 3, "TIMEOUT": 4}
     code_of = codes.get
+    last = [0.0]
+    gap = [gap_s]
 
     def step(index, prev, ms):
         if index == -1:
             return prev  # js_begin marked the load phase's start
+        now = _perf()
+        if now - last[0] < gap[0]:
+            return prev
+        # Read before the call, so the main thread's clock for the phase
+        # starts no earlier than ours.
+        last[0] = now
         return "TIMEOUT" if js_step(index, code_of(prev, prev), ms) else prev
 
     def timed(fn):
         return classify(fn, _never)
 
-    def run_batch(jobs_json):
+    def run_batch(jobs_json, careful=False):
         done = []
         posted = _perf()
+        gap[0] = 0.0 if careful else gap_s
         try:
             for k, job in enumerate(loads(jobs_json)):
                 jid = job["id"]
+                last[0] = _perf()
                 if not js_begin(k, jid):
                     break
                 results = run_job(

@@ -127,10 +127,24 @@ export function stallAfterMs(timeoutMs: number): number {
 }
 
 /**
+ * How seldom, at most, the driver tells the main thread a phase began outside
+ * careful batches: a phase may be interrupted this much past its timeout.
+ */
+export function reportGapMs(timeoutMs: number): number {
+  return Math.max(1, Math.min(20, Math.floor(timeoutMs / 4)));
+}
+
+/**
  * Slots running Pyodide workers. The main thread watches each worker's shared
  * control block: a phase (load or one test) running past the timeout gets a
  * SIGINT through the interrupt buffer (soft); one still running after a grace
  * period, or a job past its whole budget, gets its worker terminated (hard).
+ * Outside careful batches the worker reports phases only every
+ * {@link reportGapMs} (see driver.py), so the watcher allows that much more,
+ * and a death there says which job, not which phase: the pool runs the job
+ * again careful, where the phase that hangs again is known to have hung once
+ * and gets a short grace (past the timeout its outcome is TIMEOUT whenever it
+ * is stopped; only its worker's life is at stake).
  */
 export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
   const dir = pyodideDir();
@@ -138,6 +152,8 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
   const hard = options.timeoutMs + Math.max(250, options.timeoutMs);
   const tick = watchTickMs(options.timeoutMs);
   const stall = stallAfterMs(options.timeoutMs);
+  const gap = reportGapMs(options.timeoutMs);
+  const hardCareful = soft + 2 * tick;
   return async (events: SlotEvents): Promise<Slot> => {
     const worker = newWorker(dir);
     const token = crypto.randomUUID();
@@ -154,6 +170,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       ctrl: ctrlBuffer,
       interrupt: interruptBuffer,
       snapshot: options.snapshot,
+      gapMs: gap,
     });
     try {
       await ready;
@@ -170,6 +187,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
     let jobStart = 0;
     let jobBudget = 0;
     let stalled = false;
+    let careful = false;
     let batchIds: number[] = [];
     const budgets = new Map<number, number>();
 
@@ -198,8 +216,9 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       const inJob = id > 0 && phase !== -2;
       const report: DeathReport = {
         id: inJob ? id : null,
-        phase,
-        partial: inJob ? partial() : [],
+        // Outside careful batches the phase last reported may have ended since.
+        phase: careful ? phase : null,
+        partial: inJob && careful ? partial() : [],
         outcome,
         ms,
         detail,
@@ -232,9 +251,9 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         stalled = true;
         events.stalled?.(true);
       }
-      if (elapsed > hard || now - jobStart > jobBudget) {
+      if (elapsed > (careful ? hardCareful : hard + gap) || now - jobStart > jobBudget) {
         die("TIMEOUT", elapsed);
-      } else if (elapsed > soft) {
+      } else if (elapsed > (careful ? soft : soft + gap)) {
         // Mark which phase the interrupt is for, then fire it only if that
         // phase is still running; repeat each tick so a bare `except:` that
         // swallows one KeyboardInterrupt meets the next.
@@ -306,16 +325,18 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
     return {
       send(jobs: WireJob[]) {
         if (!alive) throw new Error("send to a dead Pyodide worker");
-        for (const j of jobs) budgets.set(j.id, (j.tests.length - j.start + 1) * hard);
+        for (const j of jobs) budgets.set(j.id, (j.tests.length - j.start + 1) * (hard + gap));
         lastSeq = -1;
         lastJob = 0;
         stalled = false;
+        careful = jobs.some((j) => j.careful);
         batchIds = jobs.map((j) => j.id);
         Atomics.store(ctrl, NEXT, 0);
         clearInterval(timer);
         timer = setInterval(watch, tick);
         worker.postMessage({
           type: "batch",
+          careful,
           jobs: jobs.map((j) => ({
             id: j.id,
             setup: j.setup,

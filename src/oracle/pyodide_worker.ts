@@ -18,16 +18,18 @@ let ctrl: Int32Array;
 let text: Uint8Array;
 let interrupt: Int32Array;
 let py: PyodideAPI;
-let runBatchJson: ((jobsJson: string) => string) | undefined;
+let runBatchJson: ((jobsJson: string, careful: boolean) => string) | undefined;
 const encoder = new TextEncoder();
 
 // Outcomes the driver passes to `step` as numbers; must match `codes` in driver.py.
 const OUTCOME_CODES = ["undefined", "pass", "FAIL", "NOT_RUN", "TIMEOUT"];
 
 /**
- * Called by the driver between phases (load, then each test): records the
- * finished phase where the main thread can read it after a kill, and returns
- * 1 when the main thread interrupted that phase (its outcome is TIMEOUT).
+ * Called by the driver between phases (load, then each test; outside careful
+ * batches only now and then, see driver.py): records the finished phase where
+ * the main thread can read it after a kill (in careful batches, where it is
+ * every phase), and returns 1 when the main thread interrupted that phase (its
+ * outcome is TIMEOUT).
  * `prev` is an index into OUTCOME_CODES, or the outcome itself (an error).
  */
 function step(index: number, prev: number | string, ms: number): number {
@@ -74,10 +76,14 @@ interface Init {
   interrupt: SharedArrayBuffer;
   snapshot?: Uint8Array;
   makeSnapshot?: boolean;
+  /** Outside careful batches, the driver calls `step` at most about this often (see driver.py). */
+  gapMs?: number;
 }
 
 interface Batch {
   type: "batch";
+  /** Call `step` at every phase boundary (a job the pool runs again after a death). */
+  careful: boolean;
   jobs: {
     id: number;
     setup: string;
@@ -112,7 +118,7 @@ async function init(msg: Init): Promise<void> {
   }
   py.setInterruptBuffer(interrupt);
   const install = py.globals.get("pyodide_install");
-  runBatchJson = install(step, begin, postResults);
+  runBatchJson = install(step, begin, postResults, (msg.gapMs ?? 0) / 1000);
   install.destroy();
   post({ type: "ready", token });
 }
@@ -127,7 +133,7 @@ function runBatch(msg: Batch): void {
   if (faulted) return;
   let rest: string;
   try {
-    rest = runBatchJson!(JSON.stringify(msg.jobs));
+    rest = runBatchJson!(JSON.stringify(msg.jobs), msg.careful);
   } catch (e) {
     // The driver itself failed (e.g. an interrupt landed in its bookkeeping),
     // having posted what finished: report where, and let the pool replace

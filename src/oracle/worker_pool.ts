@@ -9,7 +9,7 @@ export interface WireJob {
   tests: string[];
   /** First test index to run (after a kill, the tests before it are already known). */
   start: number;
-  /** Report progress after every phase (native runtime, after a kill it could not place). */
+  /** Report progress after every phase (after a death the worker could not place on a phase). */
   careful: boolean;
   /** Stop at the first TIMEOUT; the tests after it are NOT_RUN (see `Job.stopAtTimeout`). */
   stopAtTimeout: boolean;
@@ -363,7 +363,8 @@ export class WorkerPool {
           p.done.push(...report.partial);
           const n = p.job.tests.length;
           if (report.phase === null) {
-            // Native runtime: it hung somewhere in this job; find where, carefully.
+            // It hung somewhere in this job (native, or a Pyodide batch that
+            // reports phases only now and then); find where, carefully.
             if (p.careful) {
               while (p.done.length < n) p.done.push({ outcome: report.outcome, ms: report.ms });
               this.stats.jobs++;

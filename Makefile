@@ -70,7 +70,7 @@ sql: deps
 
 # Every benchmark the kit reports: mutate, oracle, embed, score, stats and
 # growth at 1× (`execret bench all`), then the `deno bench` micro-benchmarks
-# (*.bench.ts). bench-growth is the full 1×/3×/10× growth run (~1 h here).
+# (*.bench.ts). bench-growth is the full 1×/3×/10× growth run (~11 min here).
 bench: deps
 	$(RUN) bench all
 	$(DENO) bench --allow-all --cached-only

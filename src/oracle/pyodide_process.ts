@@ -1,6 +1,6 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { CRASH, outcomesFromWire } from "./outcome.ts";
-import { PYODIDE_LINK, pyodideDir } from "./pyodide_slots.ts";
+import { PYODIDE_LINK, pyodideDir, reportGapMs } from "./pyodide_slots.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
 import { childDenoEnv } from "../io/child_env.ts";
@@ -63,7 +63,10 @@ export function pyodideV8Flags(v8Version: string): string[] {
  * snippet does, nothing of it outlives its slot.
  */
 export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotFactory {
-  const hard = options.timeoutMs + Math.max(250, options.timeoutMs);
+  // As the host's own watcher allows: outside careful batches a test is
+  // reported up to a gap late.
+  const hard = options.timeoutMs + Math.max(250, options.timeoutMs) +
+    reportGapMs(options.timeoutMs);
   const args = [
     "run",
     "--quiet",
@@ -196,7 +199,7 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
       throw new Error(`Pyodide host did not start: ${failure}`);
     }
 
-    // A backstop only: the host kills its own worker after `hard` ms on one
+    // A backstop only: the host kills its own worker after at most `hard` ms on one
     // test, so silence much longer than a job's budget means the host hangs.
     const watch = () => {
       const job = inflight[0];

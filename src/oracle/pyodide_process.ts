@@ -1,6 +1,6 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { CRASH, outcomesFromWire } from "./outcome.ts";
-import { PYODIDE_LINK, pyodideDir, reportGapMs } from "./pyodide_slots.ts";
+import { killAfterMs, PYODIDE_LINK, pyodideDir } from "./pyodide_slots.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
 import { childDenoEnv } from "../io/child_env.ts";
@@ -63,10 +63,7 @@ export function pyodideV8Flags(v8Version: string): string[] {
  * snippet does, nothing of it outlives its slot.
  */
 export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotFactory {
-  // As the host's own watcher allows: outside careful batches a test is
-  // reported up to a gap late.
-  const hard = options.timeoutMs + Math.max(250, options.timeoutMs) +
-    reportGapMs(options.timeoutMs);
+  const hard = killAfterMs(options.timeoutMs);
   const args = [
     "run",
     "--quiet",

@@ -135,6 +135,16 @@ export function reportGapMs(timeoutMs: number): number {
 }
 
 /**
+ * How long a phase the main thread last heard of may run, outside careful
+ * batches, before its worker is terminated: the timeout, a grace for the
+ * soft interrupt, and the report gap. A job's budget is this per phase, and a
+ * Pyodide host process's backstop builds on it too.
+ */
+export function killAfterMs(timeoutMs: number): number {
+  return timeoutMs + Math.max(250, timeoutMs) + reportGapMs(timeoutMs);
+}
+
+/**
  * Slots running Pyodide workers. The main thread watches each worker's shared
  * control block: a phase (load or one test) running past the timeout gets a
  * SIGINT through the interrupt buffer (soft); one still running after a grace
@@ -149,7 +159,7 @@ export function reportGapMs(timeoutMs: number): number {
 export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
   const dir = pyodideDir();
   const soft = options.timeoutMs;
-  const hard = options.timeoutMs + Math.max(250, options.timeoutMs);
+  const hard = killAfterMs(options.timeoutMs);
   const tick = watchTickMs(options.timeoutMs);
   const stall = stallAfterMs(options.timeoutMs);
   const gap = reportGapMs(options.timeoutMs);
@@ -251,7 +261,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         stalled = true;
         events.stalled?.(true);
       }
-      if (elapsed > (careful ? hardCareful : hard + gap) || now - jobStart > jobBudget) {
+      if (elapsed > (careful ? hardCareful : hard) || now - jobStart > jobBudget) {
         die("TIMEOUT", elapsed);
       } else if (elapsed > (careful ? soft : soft + gap)) {
         // Mark which phase the interrupt is for, then fire it only if that
@@ -325,7 +335,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
     return {
       send(jobs: WireJob[]) {
         if (!alive) throw new Error("send to a dead Pyodide worker");
-        for (const j of jobs) budgets.set(j.id, (j.tests.length - j.start + 1) * (hard + gap));
+        for (const j of jobs) budgets.set(j.id, (j.tests.length - j.start + 1) * hard);
         lastSeq = -1;
         lastJob = 0;
         stalled = false;

@@ -4,7 +4,7 @@ import { parquetDir, tablesDir } from "../io/paths.ts";
 import { toParquet } from "../io/arrow_table.ts";
 
 /**
- * An in-memory DuckDB with one view per table of a run.
+ * An in-memory DuckDB with one table (or view) per table of a run.
  *
  * Why node-api over Parquet: `@duckdb/node-api` reads Parquet with no
  * extension download (the reader is built in), but reading Arrow IPC needs
@@ -45,15 +45,34 @@ export const RERANKED_ROWS: Record<string, string> = {
   per_query: "rerank_per_query",
 };
 
+/** Options of {@link openRunDatabase}. */
+export interface RunDatabaseOptions {
+  /**
+   * DuckDB's full access: views straight over the Parquet files, and
+   * statements that read or write any file, attach databases and install
+   * extensions from the network. Off by default (see {@link openRunDatabase}).
+   */
+  unrestricted?: boolean;
+}
+
 /**
- * Open the run's tables as views named after their files: the Parquet copies
- * in `parquet` (default out/parquet/), plus any Arrow table in `tables`
- * (default out/tables/) without one. The `rankings` and `per_query` views
+ * Open the run's tables, named after their files: the Parquet copies in
+ * `parquet` (default out/parquet/), plus any Arrow table in `tables`
+ * (default out/tables/) without one. The `rankings` and `per_query` tables
  * include the reranked configs' rows ({@link RERANKED_ROWS}).
+ *
+ * By default the tables are loaded into an in-memory database that then
+ * loses all access outside itself (DuckDB's `enable_external_access` off,
+ * extension autoloading off, the configuration locked): a statement can read
+ * the run's tables and create scratch tables in memory, but cannot write,
+ * read or attach a file, or fetch or load an extension, so SQL can never
+ * change a run's results. `unrestricted` opens views over the files with
+ * DuckDB's full access instead.
  */
 export async function openRunDatabase(
   parquet: string = parquetDir(),
   tables: string = tablesDir(),
+  options: RunDatabaseOptions = {},
 ): Promise<RunDatabase> {
   const sources = new Map<string, string>();
   for (const file of listFiles(parquet, ".parquet")) {
@@ -70,27 +89,51 @@ export async function openRunDatabase(
   }
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
+  const close = () => {
+    connection.closeSync();
+    instance.closeSync();
+    if (tmp) Deno.removeSync(tmp, { recursive: true });
+  };
   const names = [...sources.keys()].sort();
   const read = (name: string) =>
     `SELECT * FROM read_parquet('${resolve(sources.get(name)!).replaceAll("'", "''")}')`;
-  for (const name of names) {
-    // rankings and per_query hold the reranked configs too (their rows are
-    // also in the rerank_* views), so every query over configs sees them.
-    const extra = RERANKED_ROWS[name];
-    const sql = extra && sources.has(extra)
-      ? `${read(name)} UNION ALL BY NAME ${read(extra)}`
-      : read(name);
-    await connection.run(`CREATE VIEW "${name}" AS ${sql}`);
+  const kind = options.unrestricted ? "VIEW" : "TABLE";
+  try {
+    for (const name of names) {
+      // rankings and per_query hold the reranked configs too (their rows are
+      // also in the rerank_* tables), so every query over configs sees them.
+      const extra = RERANKED_ROWS[name];
+      const sql = extra && sources.has(extra)
+        ? `${read(name)} UNION ALL BY NAME ${read(extra)}`
+        : read(name);
+      await connection.run(`CREATE ${kind} "${name}" AS ${sql}`);
+    }
+    if (!options.unrestricted) {
+      for (const setting of LOCKDOWN) await connection.run(setting);
+    }
+  } catch (e) {
+    close();
+    throw e;
   }
-  return {
-    connection,
-    tables: names,
-    close() {
-      connection.closeSync();
-      instance.closeSync();
-      if (tmp) Deno.removeSync(tmp, { recursive: true });
-    },
-  };
+  return { connection, tables: names, close };
+}
+
+/**
+ * What a restricted database runs once its tables are loaded: no file
+ * system or network access, no extension loading, and a locked
+ * configuration, so no statement can undo the rest.
+ */
+const LOCKDOWN = [
+  "SET enable_external_access = false",
+  "SET autoinstall_known_extensions = false",
+  "SET autoload_known_extensions = false",
+  "SET allow_community_extensions = false",
+  "SET lock_configuration = true",
+];
+
+/** The number of statements in `sql` (DuckDB's own parser). */
+export async function statementCount(db: RunDatabase, sql: string): Promise<number> {
+  return (await db.connection.extractStatements(sql)).count;
 }
 
 /** Run one SQL statement (with `$1`-style parameters) and return plain rows. */

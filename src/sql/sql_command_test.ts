@@ -45,7 +45,7 @@ Deno.test("execret sql runs DuckDB over the run's tables", async (t) => {
     await makeFixtureRunInProcess(out);
     const metrics = await readRows<Record<string, unknown>>(join(out, "tables", "metrics.arrow"));
 
-    await t.step("every table is a view", async () => {
+    await t.step("every table is there by name", async () => {
       const r = await execret(out, "sql", "SHOW TABLES", "--format", "json");
       assertEquals(r.code, 0, r.stderr);
       const names = JSON.parse(r.stdout).map((d: { name: string }) => d.name).sort();
@@ -98,6 +98,58 @@ Deno.test("execret sql runs DuckDB over the run's tables", async (t) => {
       const lines = r.stderr.trim().split("\n");
       assertEquals(lines.length, 1, r.stderr);
       ok(lines[0].startsWith("execret sql: Binder Error") && lines[0].includes("nope"), lines[0]);
+    });
+
+    await t.step(
+      "read-only: no statement writes, reads or attaches a file, or loads an extension",
+      async () => {
+        const target = join(out, "parquet", "metrics.parquet");
+        const before = await Deno.readFile(target);
+        const outside = join(out, "elsewhere.parquet");
+        for (
+          const sql of [
+            `COPY (SELECT 1 AS x) TO '${target}' (FORMAT parquet)`,
+            `COPY metrics TO '${outside}' (FORMAT parquet)`,
+            `SELECT * FROM read_csv('${join(out, "manifest.json")}')`,
+            `ATTACH '${join(out, "db.duckdb")}' AS other`,
+            "INSTALL httpfs",
+            "LOAD httpfs",
+            "SET enable_external_access = true",
+            "SELECT * FROM 'https://example.com/data.csv'",
+          ]
+        ) {
+          const r = await execret(out, "sql", sql);
+          assertEquals(r.code, 1, `${sql} ran: ${r.stdout}`);
+          const lines = r.stderr.trim().split("\n");
+          assertEquals(lines.length, 1, r.stderr);
+        }
+        const refused = await execret(out, "sql", `COPY metrics TO '${outside}' (FORMAT parquet)`);
+        ok(refused.stderr.includes("read-only") && refused.stderr.includes("--unrestricted"));
+        assertEquals(await Deno.readFile(target), before, "metrics.parquet unchanged");
+        await Deno.stat(outside).then(() => ok(false, `${outside} written`), () => {});
+        await Deno.stat(join(out, "db.duckdb")).then(
+          () => ok(false, "db.duckdb created"),
+          () => {},
+        );
+        // Scratch tables in memory are fine: they go with the process.
+        const scratch = await execret(out, "sql", "CREATE TABLE t AS SELECT 1 AS x");
+        assertEquals(scratch.code, 0, scratch.stderr);
+      },
+    );
+
+    await t.step("a second statement is refused, not run unseen", async () => {
+      const r = await execret(out, "sql", "SELECT 1; SELECT 2");
+      assertEquals(r.code, 2);
+      ok(r.stderr.includes("got 2"), r.stderr);
+    });
+
+    await t.step("--unrestricted gives DuckDB's full access", async () => {
+      const csv = join(out, "metrics.csv");
+      const r = await execret(out, "sql", "--unrestricted", `COPY metrics TO '${csv}' (HEADER)`);
+      assertEquals(r.code, 0, r.stderr);
+      const lines = (await Deno.readTextFile(csv)).trim().split("\n");
+      assertEquals(lines.length, metrics.length + 1);
+      await Deno.remove(csv);
     });
 
     await t.step("bad flags and a missing run", async () => {

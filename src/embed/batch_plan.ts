@@ -111,3 +111,31 @@ export function planBatches(
 export function batchDigest(batch: PlannedBatch): string {
   return sha256Hex(`${batch.role}\n${batch.part.map((p) => p.key).join("\n")}`);
 }
+
+/**
+ * The vector-cache keys of a batch's texts. A model run here gives a text
+ * other float32 bits in another batch (the Universal Sentence Encoder's
+ * kernels, local transformers' padding: use_batch_invariance_test.ts), so
+ * its vectors are cached under the text's key and the batch's identity: a
+ * text met again in another batch (another profile's pool, other tasks) is
+ * embedded again in that batch, and every run's files are those of a cold
+ * run. A hosted API's vectors are cached per text, as what it returns is
+ * out of our hands and each text is paid for once.
+ *
+ * @example
+ * ```ts
+ * import { notStrictEqual, strictEqual } from "node:assert/strict";
+ * import { batchKeys, keyItems, planBatches } from "./batch_plan.ts";
+ * import { invocationFor } from "./invocations.ts";
+ * const inv = await invocationFor("use");
+ * const items = keyItems(inv, [{ id: "q1", role: "query", text: "add two numbers" }]);
+ * const [batch] = planBatches(inv, items).batches;
+ * notStrictEqual(batchKeys(batch, true)[0], items[0].key);
+ * strictEqual(batchKeys(batch, false)[0], items[0].key);
+ * ```
+ */
+export function batchKeys(batch: PlannedBatch, batchDependent: boolean): string[] {
+  if (!batchDependent) return batch.part.map((p) => p.key);
+  const digest = batchDigest(batch);
+  return batch.part.map((p) => sha256Hex(`${p.key}\n${digest}`));
+}

@@ -25,7 +25,7 @@ import { atomicWrite } from "../io/atomic_write.ts";
 import { fileExists } from "../io/file_exists.ts";
 import { cacheDir, tablePath } from "../io/paths.ts";
 import { TASKS } from "../tables/schema.ts";
-import { batchDigest, keyItems, planBatches, type PlannedBatch } from "./batch_plan.ts";
+import { batchDigest, batchKeys, keyItems, planBatches, type PlannedBatch } from "./batch_plan.ts";
 import { type Invocation, invocationFor } from "./invocations.ts";
 import { type DenseProvider, embedWithReport } from "./provider.ts";
 import { isSparse, providerEntry, providerFor, type ProviderOptions } from "./registry.ts";
@@ -91,8 +91,9 @@ export async function prefetchQueries(options: PrefetchOptions): Promise<Record<
   for (const inv of invs) {
     const cache = await openVectorCache(inv.name);
     const todo: PlannedBatch[] = [];
+    // Prefetched configs are offline models, whose vectors depend on their batch.
     for (const batch of planBatches(inv, keyItems(inv, raw)).batches) {
-      if (batch.part.every((p) => cache.get(p.key))) continue;
+      if (batchKeys(batch, true).every((k) => cache.get(k))) continue;
       if (await fileExists(segmentPath(inv.name, batch))) continue;
       todo.push(batch);
     }
@@ -124,6 +125,7 @@ export async function adoptPrefetched(
   config: string,
   todo: readonly PlannedBatch[],
   cache: VectorCache,
+  batchDependent: boolean,
 ): Promise<{ remaining: PlannedBatch[]; texts: number }> {
   const remaining: PlannedBatch[] = [];
   let texts = 0;
@@ -142,7 +144,7 @@ export async function adoptPrefetched(
       remaining.push(batch);
       continue;
     }
-    await cache.putBatch(keys, seg.vectors, seg.truncated);
+    await cache.putBatch(batchKeys(batch, batchDependent), seg.vectors, seg.truncated);
     texts += keys.length;
   }
   return { remaining, texts };

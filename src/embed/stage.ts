@@ -6,9 +6,15 @@ import { progress } from "../io/progress.ts";
 import { UserError } from "../io/user_error.ts";
 import { type Invocation, invocationFor } from "./invocations.ts";
 import { type DenseProvider, embedWithReport, type Role } from "./provider.ts";
-import { isSparse, missingRequirements, providerFor, type ProviderOptions } from "./registry.ts";
+import {
+  isSparse,
+  missingRequirements,
+  providerEntry,
+  providerFor,
+  type ProviderOptions,
+} from "./registry.ts";
 import { openVectorCache } from "./vector_cache.ts";
-import { keyItems, planBatches, type PlannedBatch } from "./batch_plan.ts";
+import { batchKeys, keyItems, planBatches, type PlannedBatch } from "./batch_plan.ts";
 import { adoptPrefetched } from "./prefetch.ts";
 import { type EmbeddingRow, writeEmbeddingFile } from "./embedding_file.ts";
 import type { RequestStats } from "./http_client.ts";
@@ -146,16 +152,25 @@ async function embedConfig(
   const items = keyItems(inv, raw);
   const cache = await openVectorCache(inv.name);
   const plan = planBatches(inv, items);
+  const dependent = !providerEntry(inv.provider, options.provider?.providers).hosted;
+  // Each text's key in the cache: its own, or with its batch's identity.
+  const stored = new Map<string, string>();
+  const keysOf = new Map<PlannedBatch, string[]>();
+  for (const batch of plan.batches) {
+    const keys = batchKeys(batch, dependent);
+    keysOf.set(batch, keys);
+    batch.part.forEach((p, i) => stored.set(p.key, keys[i]));
+  }
   let todo: PlannedBatch[] = [];
   // A shard takes every count-th batch of the fixed batching, so the shards'
   // segments together hold exactly the batches of an unsharded run.
   const shard = options.shard;
   plan.batches.forEach((batch, batchIndex) => {
     const mine = !shard || batchIndex % shard.count === shard.index;
-    if (mine && batch.part.some((p) => !cache.get(p.key))) todo.push(batch);
+    if (mine && keysOf.get(batch)!.some((k) => !cache.get(k))) todo.push(batch);
   });
   // Whole batches a background process embedded while the oracle ran (see prefetch.ts).
-  const adopted = await adoptPrefetched(inv.name, todo, cache);
+  const adopted = await adoptPrefetched(inv.name, todo, cache, dependent);
   todo = adopted.remaining;
   const pending = todo.reduce((n, t) => n + t.part.length, 0);
   const cached = plan.distinct - pending - adopted.texts;
@@ -194,7 +209,7 @@ async function embedConfig(
         },
         async (i, { vectors, truncated }) => {
           const { part } = todo[i];
-          await cache.putBatch(part.map((p) => p.key), vectors, truncated);
+          await cache.putBatch(keysOf.get(todo[i])!, vectors, truncated);
           bar.tick(part.reduce((n, it) => n + it.length, 0));
         },
       );
@@ -204,10 +219,11 @@ async function embedConfig(
       };
       requests = provider.stats;
       // One cache segment per batch: a kill loses at most the batch in flight.
-      for (const { role, part } of todo) {
+      for (const batch of todo) {
+        const { role, part } = batch;
         const texts = part.map((p) => p.text);
         const { vectors, truncated } = await embedWithReport(provider, texts, role);
-        await cache.putBatch(part.map((p) => p.key), vectors, truncated);
+        await cache.putBatch(keysOf.get(batch)!, vectors, truncated);
         bar.tick(part.reduce((n, it) => n + it.length, 0));
       }
     }
@@ -236,7 +252,7 @@ async function embedConfig(
   // Counted from the cache, not this run's requests, so a rerun writes the same number.
   const truncatedKeys = new Set<string>();
   for (const it of items) {
-    const hit = cache.get(it.key);
+    const hit = cache.get(stored.get(it.key)!);
     if (!hit) throw new Error(`${inv.name}: no vector for ${it.role} ${it.id} after embedding`);
     rows.push({ id: it.id, role: it.role, vector: hit.vector });
     if (hit.truncated) truncatedKeys.add(it.key);

@@ -59,6 +59,10 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   { name: "rerank", paths: ["test/pipeline/rerank_test.ts"] },
   // The hostile snippets on each runtime. 62 / 29.
   { name: "oracle-hostile", paths: ["src/oracle/hostile_test.ts"] },
+  // Reproduce runs (bm25, native) that edit inputs, race and fail. ~60 s wall.
+  { name: "run-inputs", paths: ["test/pipeline/run_inputs_test.ts"] },
+  // Three quick-subset runs with use: warm second profile against cold. ~55 s wall.
+  { name: "warm-profile", paths: ["test/pipeline/warm_profile_test.ts"] },
   // The whole pipeline on generated tasks. 32 / 20.
   { name: "growth", paths: ["src/bench/growth_test.ts"] },
   // ~120 files in three shards: 59, 51 and 27 s; 87 CPU-s together.

@@ -1,3 +1,7 @@
+import { join } from "node:path";
+import { outDir } from "../io/paths.ts";
+import { UserError } from "../io/user_error.ts";
+
 /** The result of one integrity check. */
 export interface CheckResult {
   name: string;
@@ -31,4 +35,31 @@ export async function runChecks(checks: Check[]): Promise<CheckResult[]> {
     }
   }
   return results;
+}
+
+/** What a check needs of out/manifest.json: the files the run's stages wrote. */
+export interface RunManifest {
+  files: { path: string; sha256: string }[];
+}
+
+/** The run's manifest; a missing or unreadable one is a one-line error naming it. */
+export async function readManifest(): Promise<RunManifest> {
+  const path = join(outDir(), "manifest.json");
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    throw new UserError(
+      e instanceof Deno.errors.NotFound
+        ? `${path}: no manifest (run \`execret reproduce\` first)`
+        : `${path}: cannot read (${(e as Error).message})`,
+    );
+  }
+  try {
+    const manifest = JSON.parse(text) as RunManifest;
+    if (!Array.isArray(manifest.files)) throw new Error('no "files" list');
+    return manifest;
+  } catch (e) {
+    throw new UserError(`${path}: not a run manifest (${(e as Error).message})`);
+  }
 }

@@ -6,7 +6,7 @@ import { loadPythonParser } from "../common/python_parser.ts";
 import { verifyMutant } from "../mutate/verify_mutant.ts";
 import { summarizeEmbeddingFile } from "../embed/embedding_file.ts";
 import { checkMetricsAgainstRankings } from "../stats/recompute.ts";
-import { type Check, verdict } from "./check.ts";
+import { type Check, readManifest, verdict } from "./check.ts";
 import { CORPUS, EXECUTIONS, MUTANTS, QUERIES, TASKS } from "../tables/schema.ts";
 
 const rows = <S extends TableSpec>(name: string, spec: S) => readTableRows(tablePath(name), spec);
@@ -105,12 +105,18 @@ export const embeddingsHealthy: Check = {
     const nq = (await rows("queries", pick(QUERIES, "query_id"))).length;
     const nd = (await rows("corpus", pick(CORPUS, "corpus_id"))).length;
     const problems: string[] = [];
-    const files = embeddingFileNames();
-    // A run whose configs are all sparse (BM25, TF-IDF) writes no embeddings
-    // folder at all: nothing to check is a pass, not a failure.
-    if (files === null) return verdict(this.name, [], "no embeddings folder: nothing to check");
+    const files = await embeddingFileNames();
+    // A run whose configs are all sparse (BM25, TF-IDF) writes no embedding
+    // file at all: nothing to check is a pass, not a failure.
+    if (files === null) return verdict(this.name, [], "no embedding files: nothing to check");
     for (const name of files) {
-      const s = await summarizeEmbeddingFile(join(embeddingsDir(), name));
+      let s;
+      try {
+        s = await summarizeEmbeddingFile(join(embeddingsDir(), name));
+      } catch (e) {
+        problems.push(`${name}: unreadable (${(e as Error).message.split("\n")[0]})`);
+        continue;
+      }
       for (const p of s.problems) problems.push(`${name}: ${p}`);
       if (s.nonFinite > 0) problems.push(`${name}: ${s.nonFinite} non-finite vectors`);
       if (s.zeroNorm > 0) problems.push(`${name}: ${s.zeroNorm} zero vectors`);
@@ -123,15 +129,16 @@ export const embeddingsHealthy: Check = {
   },
 };
 
-/** Names of the `.arrow` files in the embeddings folder, or null when it does not exist. */
-function embeddingFileNames(): string[] | null {
-  try {
-    return [...Deno.readDirSync(embeddingsDir())]
-      .filter((e) => e.isFile && e.name.endsWith(".arrow")).map((e) => e.name).sort();
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
-    throw e;
-  }
+/**
+ * Names of the embedding files the run's manifest lists, or null when it
+ * lists none. The manifest, not the folder: a file an earlier run of another
+ * profile left there is not this run's to check.
+ */
+async function embeddingFileNames(): Promise<string[] | null> {
+  const files = (await readManifest()).files.map((f) => f.path)
+    .filter((p) => p.startsWith("embeddings/") && p.endsWith(".arrow"))
+    .map((p) => p.slice("embeddings/".length)).sort();
+  return files.length > 0 ? files : null;
 }
 
 /** Every metric that rankings determine, recomputed, equals the metrics table. */

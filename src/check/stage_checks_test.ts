@@ -1,4 +1,5 @@
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
+import { join } from "node:path";
 import { writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { CORPUS, EXECUTIONS, MUTANTS, QUERIES, TASKS } from "../tables/schema.ts";
@@ -70,23 +71,53 @@ Deno.test("a distractor whose recorded edit is not its code fails the one-edit c
   match(result.detail, /t\/1#m0: /);
 });
 
-Deno.test("a run whose configs are all sparse (no embeddings folder) passes the embeddings check", async () => {
-  await writeRun(["pass", "FAIL"]);
+async function writeQueries(): Promise<void> {
   await writeTable("queries", [{
     query_id: "t/1",
     task_id: "t/1",
     correct_ids: ["t/1#c"],
     distractor_ids: ["t/1#m0"],
   }], QUERIES);
+}
+
+/** The run's manifest, listing `files` (paths relative to out/) as the run's outputs. */
+async function writeManifestListing(files: string[]): Promise<void> {
+  const out = Deno.env.get("EXECRET_OUT")!;
+  await Deno.writeTextFile(
+    join(out, "manifest.json"),
+    JSON.stringify({ files: files.map((path) => ({ path, sha256: "" })) }),
+  );
+}
+
+Deno.test("a run whose configs are all sparse (no embedding file) passes the embeddings check", async () => {
+  await writeRun(["pass", "FAIL"]);
+  await writeQueries();
+  await writeManifestListing(["tables/queries.arrow"]);
   const [result] = await runChecks([embeddingsHealthy]);
   assertEquals(result.ok, true, result.detail);
-  match(result.detail, /no embeddings/);
+  match(result.detail, /no embedding files/);
 });
 
-Deno.test("an unreadable embeddings path still fails the embeddings check", async () => {
+Deno.test("the embeddings check reads the files the manifest lists, not what else is in the folder", async () => {
   await writeRun(["pass", "FAIL"]);
-  // A file where the folder should be: not "not found", so not a pass.
-  await Deno.writeTextFile(`${Deno.env.get("EXECRET_OUT")}/embeddings`, "");
+  await writeQueries();
+  const out = Deno.env.get("EXECRET_OUT")!;
+  // An earlier run's file, of another pool: not this run's, so not checked.
+  await Deno.mkdir(join(out, "embeddings"));
+  await Deno.writeTextFile(join(out, "embeddings", "use.arrow"), "an earlier run's file");
+  await writeManifestListing(["tables/queries.arrow"]);
+  assertEquals((await runChecks([embeddingsHealthy]))[0].ok, true);
+  // Listed, the same file is this run's and fails.
+  await writeManifestListing(["tables/queries.arrow", "embeddings/use.arrow"]);
+  const [listed] = await runChecks([embeddingsHealthy]);
+  assertEquals(listed.ok, false);
+  match(listed.detail, /use\.arrow/);
+});
+
+Deno.test("without a manifest the embeddings check fails, naming the file", async () => {
+  await writeRun(["pass", "FAIL"]);
+  await writeQueries();
   const [result] = await runChecks([embeddingsHealthy]);
   assertEquals(result.ok, false);
+  match(result.detail, /manifest\.json: no manifest/);
 });

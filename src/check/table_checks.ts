@@ -3,7 +3,7 @@ import { readTableRows, type TableSpec } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { outDir, tablePath } from "../io/paths.ts";
 import { CORPUS, MUTANTS, QUERIES, type RankingRow, RANKINGS, TASKS } from "../tables/schema.ts";
-import { type Check, verdict } from "./check.ts";
+import { type Check, readManifest, verdict } from "./check.ts";
 
 const rows = <S extends TableSpec>(name: string, spec: S) => readTableRows(tablePath(name), spec);
 
@@ -106,9 +106,9 @@ export const rankingsComplete: Check = {
 export const manifestDigests: Check = {
   name: "manifest digests match the files",
   async run() {
-    const manifest = JSON.parse(await Deno.readTextFile(join(outDir(), "manifest.json")));
+    const manifest = await readManifest();
     const problems: string[] = [];
-    for (const f of manifest.files as { path: string; sha256: string }[]) {
+    for (const f of manifest.files) {
       let actual: string;
       try {
         actual = sha256Hex(await Deno.readFile(join(outDir(), f.path)));

@@ -1,3 +1,4 @@
+import { UserError } from "../io/user_error.ts";
 import { fileURLToPath } from "node:url";
 import type { Invocation } from "./invocation.ts";
 import type { ProviderEntry } from "./provider_entry.ts";
@@ -188,7 +189,7 @@ export async function invocationFor(
   const table = await loadInvocations(path, entries);
   const inv = table.find((i) => i.name === name);
   if (!inv) {
-    throw new Error(
+    throw new UserError(
       `unknown config "${name}"; known: ${
         table.map((i) => i.name).join(", ")
       } (data/invocations.json)`,

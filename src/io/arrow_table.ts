@@ -164,8 +164,14 @@ export async function writeTable(
   const path = options.path ?? tablePath(name);
   const ipc = toIpcStream(table);
   await atomicWrite(path, ipc);
-  if (options.parquet ?? true) {
-    await atomicWrite(join(parquetDir(), `${name}.parquet`), toParquet(ipc));
+  const copy = join(parquetDir(), `${name}.parquet`);
+  if (options.parquet ?? true) await atomicWrite(copy, toParquet(ipc));
+  else if (!options.path) {
+    // A copy left by an earlier write would describe other rows under this
+    // table's name (SQL reads the copies, and stamps cover them).
+    await Deno.remove(copy).catch((e) => {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    });
   }
   return path;
 }

@@ -12,25 +12,39 @@ export type Reject = RejectRow;
 export const REJECT_STAGES = ["tasks", "mutate", "oracle", "embed", "score", "import"] as const;
 
 /**
- * Record a stage's rejects: write `rejects_<stage>.arrow` (replacing that
- * stage's earlier rejects, since a rerun recomputes them all), then rebuild
- * the combined `rejects.arrow` from every stage's file, so each stage owns its
- * rows and no stage can clobber another's.
+ * Record a stage's rejects: write `rejects_<stage>.arrow`, replacing that
+ * stage's earlier rejects, since a rerun recomputes them all. Each stage owns
+ * its file and only its file; the combined `rejects` table is written once,
+ * from every stage's file, by {@link writeCombinedRejects} (a file several
+ * stages rewrote could be stamped by none of them).
  */
 export async function writeRejects(stage: string, rows: readonly Reject[]): Promise<void> {
   await writeTable(`rejects_${stage}`, rows.map((r) => ({ ...r, stage })), REJECTS, {
     parquet: false,
   });
+}
+
+/** The per-stage reject files the combined table is made of, in pipeline order. */
+export function stageRejectFiles(): string[] {
+  return REJECT_STAGES.map((s) => join(tablesDir(), `rejects_${s}.arrow`));
+}
+
+/**
+ * Write the combined `rejects` table (Arrow + Parquet) from every stage's
+ * `rejects_<stage>.arrow`, in pipeline order; a stage that has not run adds
+ * nothing. Returns the rows per stage, for a run's summary.
+ */
+export async function writeCombinedRejects(): Promise<Record<string, number>> {
   const all: Reject[] = [];
-  const known = new Set<string>(REJECT_STAGES);
-  const stages = [...REJECT_STAGES, ...(known.has(stage) ? [] : [stage])];
-  for (const s of stages) {
+  const counts: Record<string, number> = {};
+  for (const [i, path] of stageRejectFiles().entries()) {
+    const rows = await readStageRejects(path);
+    if (rows.length > 0) counts[REJECT_STAGES[i]] = rows.length;
     // A loop, not push(...rows): spread arguments overflow the stack past ~100k rows (10× growth run).
-    for (const row of await readStageRejects(join(tablesDir(), `rejects_${s}.arrow`))) {
-      all.push(row);
-    }
+    for (const row of rows) all.push(row);
   }
   await writeTable("rejects", all as unknown as Record<string, unknown>[], REJECTS);
+  return counts;
 }
 
 /**
@@ -73,4 +87,27 @@ export function summarizeRejects(rows: readonly Reject[]): string {
   }
   const parts = [...byReason.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`);
   return `${rows.length} rejects (${parts.join(", ")})`;
+}
+
+/**
+ * The rejects that cost the benchmark a task: every row the tasks stage
+ * rejected (an input row), and a later stage's rejects located at a task id
+ * (a task with no mutation site, a canonical that fails or is flaky). The
+ * other rejects are candidates the engine discards on its way to the
+ * distractors (equivalent, not needed, an edit over two lines): how the
+ * benchmark is built, not input lost.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { lostTasks } from "./rejects.ts";
+ * const rows = [
+ *   { stage: "oracle", source: "mbpp", locator: "mbpp/123", reason: "canonical_fails: test 1 FAIL" },
+ *   { stage: "oracle", source: "mbpp", locator: "mbpp/7#m3", reason: "equivalent_mutant" },
+ * ];
+ * strictEqual(lostTasks(rows, new Set(["mbpp/123", "mbpp/7"])).length, 1);
+ * ```
+ */
+export function lostTasks(rows: readonly Reject[], taskIds: ReadonlySet<string>): Reject[] {
+  return rows.filter((r) => r.stage === "tasks" || taskIds.has(r.locator));
 }

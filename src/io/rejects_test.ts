@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { readTableRows } from "./arrow_table.ts";
 import { REJECTS } from "../tables/schema.ts";
 import { tablesDir } from "./paths.ts";
-import { writeRejects } from "./rejects.ts";
+import { writeCombinedRejects, writeRejects } from "./rejects.ts";
 
 async function freshOut(): Promise<void> {
   Deno.env.set("EXECRET_OUT", await Deno.makeTempDir({ prefix: "execret-rejects-" }));
@@ -13,6 +13,7 @@ Deno.test("stages that have not run (no rejects file) are skipped in the combine
   await freshOut();
   await writeRejects("mutate", [{ stage: "", source: "s", locator: "t/1", reason: "no site" }]);
   await writeRejects("tasks", [{ stage: "", source: "s", locator: "f:3", reason: "bad json" }]);
+  assertEquals(await writeCombinedRejects(), { tasks: 1, mutate: 1 });
   const all = await readTableRows(join(tablesDir(), "rejects.arrow"), REJECTS);
   assertEquals(all.map((r) => [r.stage, r.locator]), [["tasks", "f:3"], ["mutate", "t/1"]]);
 });
@@ -23,7 +24,7 @@ Deno.test("a rejects file that exists but cannot be read is a one-line error nam
   const unreadable = join(tablesDir(), "rejects_oracle.arrow");
   await Deno.mkdir(unreadable); // a folder where the file should be: not "not found"
   await assertRejects(
-    () => writeRejects("tasks", []),
+    () => writeCombinedRejects(),
     (e: Error) => e.message.includes(unreadable) && !e.message.includes("\n"),
   );
 });
@@ -34,7 +35,7 @@ Deno.test("a corrupt rejects file is a one-line error naming it, not silently dr
   const corrupt = join(tablesDir(), "rejects_oracle.arrow");
   await Deno.writeTextFile(corrupt, "not an arrow stream");
   await assertRejects(
-    () => writeRejects("tasks", []),
+    () => writeCombinedRejects(),
     (e: Error) => e.message.includes(corrupt) && !e.message.includes("\n"),
   );
 });

@@ -4,7 +4,9 @@ import { atomicWrite } from "../io/atomic_write.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { outDir } from "../io/paths.ts";
 import type { Profile } from "./profile.ts";
-import { dirDigest } from "./stamp.ts";
+import { dirDigest } from "../io/file_digest.ts";
+import { UserError } from "../io/user_error.ts";
+import { readStamp } from "./stamp.ts";
 
 /** One output file in the manifest. */
 export interface ManifestFile {
@@ -25,28 +27,8 @@ export interface Manifest {
   timings: Record<string, number>;
 }
 
-/** Folders under out/ whose files the manifest lists. */
-export const MANIFEST_DIRS = ["tables", "parquet", "embeddings", "export"];
-
-async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string) => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(d)];
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => a.name < b.name ? -1 : 1);
-    for (const e of entries) {
-      const p = join(d, e.name);
-      if (e.isDirectory) await walk(p);
-      else if (!e.name.endsWith(".tmp")) out.push(p);
-    }
-  };
-  await walk(dir);
-  return out;
-}
+/** Folders under out/ that hold a run's outputs, and nothing else. */
+export const OUTPUT_DIRS = ["tables", "parquet", "embeddings"];
 
 function arrowRows(bytes: Uint8Array): number | null {
   try {
@@ -56,21 +38,69 @@ function arrowRows(bytes: Uint8Array): number | null {
   }
 }
 
-/** Digest and row count of every output file (sorted by path). */
-export async function describeOutputs(): Promise<ManifestFile[]> {
+/**
+ * Every file the run's stages wrote, as their stamps recorded it when they
+ * wrote it (sorted by path): the manifest states what the stages produced,
+ * not whatever is on disk now. A file whose bytes no longer match its stamp
+ * was changed after its stage wrote it; that is an error naming it, since a
+ * manifest that blessed it would let `execret check` pass on it.
+ */
+export async function describeStageOutputs(stages: readonly string[]): Promise<ManifestFile[]> {
   const files: ManifestFile[] = [];
-  for (const dir of MANIFEST_DIRS) {
-    for (const path of await listFiles(join(outDir(), dir))) {
-      const bytes = await Deno.readFile(path);
+  for (const stage of stages) {
+    const stamp = await readStamp(stage);
+    if (stamp === null) throw new UserError(`stage ${stage} has no stamp: it has not completed`);
+    for (const [path, digest] of Object.entries(stamp.outputs)) {
+      let bytes: Uint8Array;
+      try {
+        bytes = await Deno.readFile(join(outDir(), path));
+      } catch {
+        throw new UserError(`${join(outDir(), path)}: written by stage ${stage}, now missing`);
+      }
+      if (sha256Hex(bytes) !== digest) {
+        throw new UserError(
+          `${
+            join(outDir(), path)
+          }: changed after stage ${stage} wrote it; run again to recompute it`,
+        );
+      }
       files.push({
-        path: relative(outDir(), path),
-        sha256: sha256Hex(bytes),
+        path,
+        sha256: digest,
         bytes: bytes.length,
         rows: path.endsWith(".arrow") ? arrowRows(bytes) : null,
       });
     }
   }
-  return files;
+  return files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+
+/**
+ * Remove from the output folders every file the run did not produce (a
+ * table or embedding file of an earlier run of another profile, a `.tmp`
+ * left by a killed write), so the folders hold exactly the manifest's files
+ * and nothing that SQL, the site or a reader could take for this run's.
+ * Returns the paths removed, relative to out/.
+ */
+export async function removeOtherOutputs(files: readonly ManifestFile[]): Promise<string[]> {
+  const keep = new Set(files.map((f) => f.path));
+  const removed: string[] = [];
+  for (const dir of OUTPUT_DIRS) {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(join(outDir(), dir))];
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) continue;
+      throw e;
+    }
+    for (const e of entries) {
+      const rel = `${dir}/${e.name}`;
+      if (!e.isFile || keep.has(rel)) continue;
+      await Deno.remove(join(outDir(), rel));
+      removed.push(rel);
+    }
+  }
+  return removed.sort();
 }
 
 function readJson(url: URL): Record<string, unknown> | null {
@@ -135,11 +165,12 @@ export function machineFacts(): Record<string, string | number> {
 export async function writeManifest(
   profile: Profile,
   timings: Record<string, number>,
+  stages: readonly string[],
 ): Promise<Manifest> {
   const manifest: Manifest = {
     kit: "execret",
     profile,
-    files: await describeOutputs(),
+    files: await describeStageOutputs(stages),
     versions: await toolVersions(),
     machine: machineFacts(),
     timings,
@@ -160,6 +191,27 @@ export interface SiteManifest {
   files: Omit<ManifestFile, "rows">[];
 }
 
+/** Every file under `dir`, depth first in name order (none when it does not exist). */
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(d)];
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => a.name < b.name ? -1 : 1);
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory) walk(p);
+      else out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
 /**
  * List the built site's files with their digests in `out/site_manifest.json`.
  * A separate file, because the site shows `manifest.json` and so must be
@@ -174,7 +226,7 @@ export async function writeSiteManifest(site: string, seconds: number): Promise<
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
   const files: Omit<ManifestFile, "rows">[] = [];
-  for (const path of await listFiles(site)) {
+  for (const path of listFiles(site)) {
     const bytes = await Deno.readFile(path);
     files.push({ path: relative(site, path), sha256: sha256Hex(bytes), bytes: bytes.length });
   }

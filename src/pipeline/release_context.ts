@@ -9,7 +9,7 @@ import {
 } from "../release/bundle_source.ts";
 import { readBundle } from "../release/read_bundle.ts";
 import { parseSha256Sums } from "../release/sha256sums.ts";
-import { fileDigest } from "./stamp.ts";
+import { fileDigest } from "../io/file_digest.ts";
 import type { Profile } from "./profile.ts";
 
 // A profile's bundle is located (and fetched) once per process: every stage's

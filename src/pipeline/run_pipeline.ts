@@ -1,15 +1,20 @@
 import { join } from "node:path";
 import { atomicWrite } from "../io/atomic_write.ts";
-import { outDir } from "../io/paths.ts";
+import { outDir, tablePath, tablesDir } from "../io/paths.ts";
 import { UserError } from "../io/user_error.ts";
 import { loadProfile, type Profile, validateProfile } from "./profile.ts";
 import { withStageLock } from "./stage_lock.ts";
+import { withRunLock } from "./run_lock.ts";
+import { pick, readTableRows } from "../io/arrow_table.ts";
+import { fileExists } from "../io/file_exists.ts";
+import { lostTasks, summarizeRejects } from "../io/rejects.ts";
+import { REJECTS, TASKS } from "../tables/schema.ts";
 import {
   type BackgroundPrefetch,
   type PrefetchEnd,
   startBackgroundPrefetch,
 } from "./background_prefetch.ts";
-import { fingerprint, isFresh, writeStamp } from "./stamp.ts";
+import { fingerprint, isFresh, withParquetCopies, writeStamp } from "./stamp.ts";
 import { type StageDef, STAGES } from "./stages.ts";
 
 /** How one stage went in a run. */
@@ -24,6 +29,12 @@ export interface RunOptions {
   quiet?: boolean;
   /** Called when a stage starts or is found fresh (for the progress display). */
   onStage?: (stage: string, index: number, total: number, cached: boolean) => void;
+  /**
+   * Stop, with the stage's first rejects, after the first stage that rejected
+   * anything (a task row, a mutation site, a canonical), instead of going on
+   * without it.
+   */
+  strict?: boolean;
   /**
    * Embed queries in the background while the oracle runs (default: yes,
    * unless EXECRET_PREFETCH=0). A command replaces the prefetch program (tests).
@@ -44,15 +55,28 @@ function stageDef(name: string): StageDef {
  * caller (CLI, data loaders, tests) goes through here, so a stage computed
  * once is never computed again for the same inputs.
  */
-export async function ensureStage(
+export function ensureStage(
   name: string,
   profile: Profile,
   options: RunOptions = {},
   reports: StageReport[] = [],
 ): Promise<StageReport[]> {
+  // Registered as a run of this profile first: another profile's run on the
+  // same folder would interleave its stages with these.
+  return withRunLock(profile, () => ensureStageLocked(name, profile, options, reports));
+}
+
+async function ensureStageLocked(
+  name: string,
+  profile: Profile,
+  options: RunOptions,
+  reports: StageReport[],
+): Promise<StageReport[]> {
   const def = stageDef(name);
   for (const up of def.after) {
-    if (!reports.some((r) => r.stage === up)) await ensureStage(up, profile, options, reports);
+    if (!reports.some((r) => r.stage === up)) {
+      await ensureStageLocked(up, profile, options, reports);
+    }
   }
   const report = await withStageLock(def.name, async () => {
     const started = performance.now();
@@ -70,12 +94,33 @@ export async function ensureStage(
       const end = await background?.stop();
       if (end && !options.quiet) console.error(prefetchLine(end));
     }
-    await writeStamp(def.name, key, await def.outputs(profile));
+    await writeStamp(def.name, key, await withParquetCopies(await def.outputs(profile)));
     const seconds = Math.round((performance.now() - started) / 10) / 100;
     return { stage: def.name, cached: false, seconds };
   });
   reports.push(report);
+  if (options.strict) await refuseRejects(def.name, options.quiet ?? false);
   return reports;
+}
+
+/**
+ * Under --strict: a stage that lost a task (see `lostTasks`) stops the run,
+ * its first such rejects shown.
+ */
+async function refuseRejects(stage: string, quiet: boolean): Promise<void> {
+  const path = join(tablesDir(), `rejects_${stage}.arrow`);
+  if (!(await fileExists(path))) return;
+  const rows = await readTableRows(path, REJECTS);
+  if (rows.length === 0) return;
+  const ids = new Set(
+    (await readTableRows(tablePath("tasks"), pick(TASKS, "task_id"))).map((t) => t.task_id),
+  );
+  const lost = lostTasks(rows, ids);
+  if (lost.length === 0) return;
+  if (!quiet) {
+    for (const r of lost.slice(0, 5)) console.error(`  rejected: ${r.locator}: ${r.reason}`);
+  }
+  throw new UserError(`--strict: stage ${stage} lost ${summarizeRejects(lost)}`);
 }
 
 /** The stage's background prefetch, if it has one and the run allows it. */
@@ -107,20 +152,22 @@ export function prefetchLine(end: PrefetchEnd): string {
 }
 
 /** Run every stage of the pipeline in order for a profile. */
-export async function runPipeline(
+export function runPipeline(
   profile: Profile,
   options: RunOptions = {},
 ): Promise<StageReport[]> {
-  // The whole effective profile, not just its name: a profile read from a
-  // path, trimmed by --skip-unavailable or given other --source values must
-  // be what the site's loaders recompute with.
-  await atomicWrite(
-    join(outDir(), "run.json"),
-    JSON.stringify({ profile: profile.name, settings: profile }, null, 2) + "\n",
-  );
-  const reports: StageReport[] = [];
-  await ensureStage(STAGES[STAGES.length - 1].name, profile, options, reports);
-  return reports;
+  return withRunLock(profile, async () => {
+    // The whole effective profile, not just its name: a profile read from a
+    // path, trimmed by --skip-unavailable or given other --source values must
+    // be what the site's loaders recompute with.
+    await atomicWrite(
+      join(outDir(), "run.json"),
+      JSON.stringify({ profile: profile.name, settings: profile }, null, 2) + "\n",
+    );
+    const reports: StageReport[] = [];
+    await ensureStage(STAGES[STAGES.length - 1].name, profile, options, reports);
+    return reports;
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { embeddingsDir, outDir, tablePath } from "../io/paths.ts";
 import type { Profile } from "./profile.ts";
 import type { StageInputs } from "./stamp.ts";
-import { runTasksStage } from "../sources/stage.ts";
+import { runTasksStage, sourceInputDigests } from "../sources/stage.ts";
 import { runMutateStage } from "../mutate/stage.ts";
 import { runOracleStage } from "../oracle/stage.ts";
 import { runEmbedStage } from "../embed/stage.ts";
@@ -10,6 +10,10 @@ import { invocationFor } from "../embed/invocations.ts";
 import { isSparse, providerEntry } from "../embed/registry.ts";
 import { runScoreStage } from "../score/stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
+import { stageRejectFiles, summarizeRejects, writeCombinedRejects } from "../io/rejects.ts";
+import { pick, readTableRows } from "../io/arrow_table.ts";
+import { UserError } from "../io/user_error.ts";
+import { QUERIES, REJECTS } from "../tables/schema.ts";
 import { runRerankStage } from "../rerank/stage.ts";
 import { parseRerankConfig } from "../rerank/registry.ts";
 import { RERANK_TABLES } from "../rerank/tables.ts";
@@ -92,6 +96,23 @@ async function rerankersOf(profile: Profile): Promise<string[]> {
   ).sort();
 }
 
+/**
+ * Stop at the oracle when it kept no task (every canonical failed its own
+ * tests, or no task had one): every later stage would fail on empty tables,
+ * far from the cause. Thrown before the stage is stamped, so a rerun after a
+ * fix runs it again.
+ */
+async function refuseEmptyBenchmark(): Promise<void> {
+  const queries = await readTableRows(table("queries"), pick(QUERIES, "query_id"));
+  if (queries.length > 0) return;
+  const rejected = await readTableRows(rejects("oracle"), REJECTS);
+  throw new UserError(
+    `oracle: no task kept (${summarizeRejects(rejected)}${
+      rejected[0] ? `; first: ${rejected[0].locator}: ${rejected[0].reason}` : ""
+    })`,
+  );
+}
+
 const ORACLE_TABLES = ["executions", "execution_times", "queries", "corpus", "validation"];
 const RELEASE_ORACLE_TABLES = ["oracle_agreement", "oracle_disagreements"];
 const STATS_TABLES = ["metrics", "pairwise", "breakdowns"];
@@ -106,6 +127,8 @@ export const STAGES: StageDef[] = [
       settings: {
         sources: p.sources,
         release: await bundleDigests(p, ["data/queries.jsonl", "data/corpus.jsonl"]),
+        // What `jsonl:FILE`, `release:DIR` and the like read, by content.
+        inputs: await sourceInputDigests(await sourcesOf(p)),
       },
       files: ["data/builtin_tasks.jsonl", "data/sources.json", ...mirrorFiles()],
       entry: "src/sources/stage.ts",
@@ -184,6 +207,7 @@ export const STAGES: StageDef[] = [
           timeoutMs: p.timeout_ms,
           quiet,
         });
+        await refuseEmptyBenchmark();
         return;
       }
       await runOracleStage({
@@ -192,6 +216,7 @@ export const STAGES: StageDef[] = [
         maxDistractors: p.max_distractors,
         quiet,
       });
+      await refuseEmptyBenchmark();
     },
   },
   {
@@ -294,20 +319,23 @@ export const STAGES: StageDef[] = [
   {
     name: "stats",
     after: ["rerank"],
-    // Every stage adds its rows to the combined `rejects` table; it is
-    // complete once the stages before stats have run, so it is stats' to
-    // ensure, but not its output to stamp.
+    // Each stage writes its own rejects_<stage> table; the combined `rejects`
+    // is complete once the stages before stats have run, so stats writes it,
+    // stamped with those files as inputs like any other output.
     tables: [...STATS_TABLES, "rejects"],
     inputs: (p) =>
       Promise.resolve({
         settings: { ks: p.ks, bootstrap: p.bootstrap, seed: p.seed },
-        files: [table("per_query"), table("rerank_per_query")],
+        files: [table("per_query"), table("rerank_per_query"), ...stageRejectFiles()],
         entry: "src/stats/stage.ts",
-        assets: [DOT_WORKER],
+        assets: [DOT_WORKER, "src/io/rejects.ts"],
       }),
-    outputs: () => Promise.resolve(STATS_TABLES.map(table)),
+    outputs() {
+      return Promise.resolve(this.tables.map(table));
+    },
     run: async (p, quiet) => {
       await runStatsStage({ ks: p.ks, bootstrap: p.bootstrap, seed: p.seed, quiet });
+      await writeCombinedRejects();
     },
   },
   {

@@ -1,7 +1,8 @@
-import { join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
+import { fileDigest } from "../io/file_digest.ts";
 import { canonicalJson, sha256Hex } from "../io/hash.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
-import { outDir } from "../io/paths.ts";
+import { outDir, parquetDir, tablesDir } from "../io/paths.ts";
 import { codeFingerprint, REPO_ROOT } from "./code_fingerprint.ts";
 
 /**
@@ -35,43 +36,6 @@ export interface Stamp {
   outputs: Record<string, string>;
 }
 
-/** SHA-256 of a file's bytes, or null when it does not exist. */
-export async function fileDigest(path: string): Promise<string | null> {
-  try {
-    return sha256Hex(await Deno.readFile(path));
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
-    throw e;
-  }
-}
-
-/**
- * Digest of a folder tree: every file's relative path and content digest, in
- * sorted order. Files for which `skip` is true are left out.
- */
-export async function dirDigest(
-  dir: string,
-  skip: (name: string) => boolean = () => false,
-): Promise<string> {
-  const parts: string[] = [];
-  const walk = async (d: string) => {
-    const entries = [];
-    for await (const e of Deno.readDir(d)) entries.push(e);
-    entries.sort((a, b) => a.name < b.name ? -1 : 1);
-    for (const e of entries) {
-      const p = join(d, e.name);
-      if (e.isDirectory) await walk(p);
-      else if (!skip(e.name)) parts.push(`${relative(dir, p)}:${await fileDigest(p)}`);
-    }
-  };
-  try {
-    await walk(dir);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  }
-  return sha256Hex(parts.join("\n"));
-}
-
 /**
  * The fingerprint of a stage's inputs (see {@link StageInputs}); `root` is
  * the repository whose code the entry and assets name.
@@ -90,22 +54,42 @@ function stampPath(stage: string): string {
   return join(outDir(), "stamps", `${stage}.json`);
 }
 
+/** A stage's stamp, or null when it has none (never completed, or unreadable). */
+export async function readStamp(stage: string): Promise<Stamp | null> {
+  try {
+    return JSON.parse(await Deno.readTextFile(stampPath(stage)));
+  } catch {
+    return null;
+  }
+}
+
 /**
  * True when the stage last completed with this fingerprint and every output
  * it wrote is still there, byte for byte.
  */
 export async function isFresh(stage: string, key: string): Promise<boolean> {
-  let stamp: Stamp;
-  try {
-    stamp = JSON.parse(await Deno.readTextFile(stampPath(stage)));
-  } catch {
-    return false;
-  }
-  if (stamp.key !== key) return false;
+  const stamp = await readStamp(stage);
+  if (stamp === null || stamp.key !== key) return false;
   for (const [rel, digest] of Object.entries(stamp.outputs)) {
     if (await fileDigest(join(outDir(), rel)) !== digest) return false;
   }
   return true;
+}
+
+/**
+ * A stage's declared outputs plus the Parquet copy of each of its tables
+ * that it wrote (`writeTable` removes a copy it does not write), so a stamp
+ * covers every file the stage's tables are read from: `execret sql` reads
+ * the copies, and a copy changed behind the stage's back must rerun it.
+ */
+export async function withParquetCopies(outputs: readonly string[]): Promise<string[]> {
+  const all = [...outputs];
+  for (const path of outputs) {
+    if (dirname(path) !== tablesDir() || !path.endsWith(".arrow")) continue;
+    const copy = join(parquetDir(), `${basename(path, ".arrow")}.parquet`);
+    if (await fileDigest(copy) !== null) all.push(copy);
+  }
+  return all;
 }
 
 /** Record a completed stage with its fingerprint and its outputs' digests. */

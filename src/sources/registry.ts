@@ -1,4 +1,4 @@
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readRelease } from "../release/release_tasks.ts";
 import { loadManifest, obtainSource, SourceError } from "./external.ts";
@@ -36,6 +36,13 @@ export interface TaskSource {
   argument: string | null;
   /** Read the source; `arg` is "" for a source without argument. */
   read(arg: string, context: SourceContext): Promise<SourceOutput>;
+  /**
+   * The files or folders `read` reads, so the tasks stage is stamped with
+   * their content and reruns when one changes. Default: the argument itself
+   * (a `jsonl:FILE`, a `pyfiles:DIR`); a source without argument whose input
+   * is fixed elsewhere (a digest in data/sources.json) returns none.
+   */
+  inputs?(arg: string, context: Pick<SourceContext, "builtinPath">): string[];
 }
 
 /** Task source kinds by name, in the order messages list them. */
@@ -69,6 +76,7 @@ function manifestSource(
 export const TASK_SOURCES: SourceRegistry = {
   builtin: {
     argument: null,
+    inputs: (_arg, ctx) => [ctx.builtinPath ?? fileURLToPath(BUILTIN_URL)],
     async read(_arg, ctx) {
       const path = ctx.builtinPath ?? fileURLToPath(BUILTIN_URL);
       const label = ctx.builtinPath ?? BUILTIN_LABEL;
@@ -82,6 +90,12 @@ export const TASK_SOURCES: SourceRegistry = {
   humaneval: manifestSource("humaneval", humanEvalTasks),
   release: {
     argument: "<dir>",
+    // Its two files, in either layout (readRelease takes whichever exists);
+    // not the whole folder, whose embeddings the tasks do not read.
+    inputs: (dir) =>
+      ["data/queries.jsonl", "data/corpus.jsonl", "queries.jsonl", "corpus.jsonl"].map((f) =>
+        join(dir, f)
+      ),
     async read(dir, ctx) {
       return { label: "release", read: await readRelease(dir, ctx.syntax) };
     },

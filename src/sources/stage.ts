@@ -1,4 +1,5 @@
 import { writeTable } from "../io/arrow_table.ts";
+import { pathDigest } from "../io/file_digest.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, summarizeRejects, writeRejects } from "../io/rejects.ts";
 import { DOMAINS, TASKS } from "../tables/schema.ts";
@@ -134,6 +135,36 @@ export async function buildTasks(options: TasksStageOptions): Promise<BuiltTasks
 }
 
 /**
+ * The content digest of every file or folder the sources read (see
+ * {@link TaskSource.inputs}), keyed by path: what the tasks stage's stamp
+ * must cover besides its settings, so an edited `jsonl:` file or release
+ * folder reruns the stage. A missing input digests as null (the stage then
+ * fails with its own message).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { sourceInputDigests } from "./stage.ts";
+ * deepStrictEqual(await sourceInputDigests(["mbpp", "jsonl:no/such.jsonl"]), {
+ *   "no/such.jsonl": null,
+ * });
+ * ```
+ */
+export async function sourceInputDigests(
+  sources: readonly string[],
+  options: Pick<TasksStageOptions, "builtinPath" | "registry"> = {},
+): Promise<Record<string, string | null>> {
+  const out: Record<string, string | null> = {};
+  for (const name of sources) {
+    const { source, arg } = resolveSource(name, options.registry ?? TASK_SOURCES);
+    const paths = source.inputs?.(arg, { builtinPath: options.builtinPath }) ??
+      (source.argument === null ? [] : [arg]);
+    for (const path of paths) out[path] = await pathDigest(path);
+  }
+  return out;
+}
+
+/**
  * The tasks stage: read the sources, write `tasks` (Arrow stream + Parquet)
  * and the stage's rejects, and return counts per source and domain. With
  * `strict`, any reject throws {@link TasksRejectedError} after the tables are
@@ -141,6 +172,15 @@ export async function buildTasks(options: TasksStageOptions): Promise<BuiltTasks
  */
 export async function runTasksStage(options: TasksStageOptions): Promise<TasksStageResult> {
   const built = await buildTasks(options);
+  // Refused before anything is written: an empty benchmark would only fail
+  // stages later, far from the input that caused it, over the last run's tables.
+  if (built.rows.length === 0) {
+    throw new SourceError(
+      `no tasks from ${options.sources.join(", ")}: ${summarizeRejects(built.rejects)}${
+        built.rejects[0] ? `; first: ${built.rejects[0].locator}: ${built.rejects[0].reason}` : ""
+      }`,
+    );
+  }
   const path = await writeTable(
     "tasks",
     built.rows as unknown as Record<string, unknown>[],

@@ -1,14 +1,19 @@
 /** The CLI's `reproduce` as the pipeline tests drive it: a child process with its own out folder. */
 
 import { join } from "node:path";
+import * as arrow from "apache-arrow";
+import { ok } from "node:assert/strict";
+import { sha256Hex } from "../../src/io/hash.ts";
+
+const MEASUREMENTS = /^(execution_times|rerank_times)\./;
 
 const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
 const BUILTIN = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
 
 /**
- * Write under `root` the first `tasks` built-in tasks (a `jsonl:` source) and
- * the quick profile over them, with `overrides` (a name, configs, ...); the
+ * Write under `root` the first `tasks` built-in tasks (a `jsonl:` source,
+ * `<name>.jsonl`) and the quick profile over them (`<name>.json`), with `overrides` (a name, configs, ...); the
  * profile's path.
  */
 export async function quickSubsetProfile(
@@ -16,7 +21,7 @@ export async function quickSubsetProfile(
   tasks: number,
   overrides: Record<string, unknown> & { name: string },
 ): Promise<string> {
-  const source = join(root, "tasks.jsonl");
+  const source = join(root, `${overrides.name}.jsonl`);
   const lines = (await Deno.readTextFile(BUILTIN)).split("\n").filter((l) => l.trim() !== "");
   await Deno.writeTextFile(source, lines.slice(0, tasks).join("\n") + "\n");
   const quick = JSON.parse(await Deno.readTextFile(QUICK));
@@ -33,10 +38,25 @@ export async function quickSubsetProfile(
  * frequent progress lines; with `--no-site` unless `site` is set (then the
  * profile's own `site` decides, as for a user).
  */
-export function reproduce(out: string, profile: string, site = false): Deno.ChildProcess {
+export function reproduce(
+  out: string,
+  profile: string,
+  site = false,
+  extra: string[] = [],
+): Deno.ChildProcess {
+  return execret(out, [
+    "reproduce",
+    "--profile",
+    profile,
+    ...(site ? [] : ["--no-site"]),
+    ...extra,
+  ]);
+}
+
+/** Start `execret <args>` on the out folder `out` (its cache inside it), as `reproduce` does. */
+export function execret(out: string, args: string[]): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
-      .concat(["--profile", profile], site ? [] : ["--no-site"]),
+    args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, ...args],
     // No EXECRET_* variable but these: a test earlier in the same process
     // may have set one, and the child would inherit it.
     clearEnv: true,
@@ -62,4 +82,46 @@ export async function finish(child: Deno.ChildProcess): Promise<string> {
   const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
   if (code !== 0) throw new Error(`reproduce exited ${code}:\n${text.slice(-2000)}`);
   return text;
+}
+
+/** Run a command to its end: its exit code and its stdout and stderr together. */
+export async function ended(child: Deno.ChildProcess): Promise<{ code: number; text: string }> {
+  const { code, stdout, stderr } = await child.output();
+  return { code, text: new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr) };
+}
+
+/**
+ * sha256 of every table and embedding file, by path relative to out/. With
+ * `sansMeasurements`, what records when or how fast work ran is left out —
+ * an embedding file's `created_at` and the `execution_times` and
+ * `rerank_times` tables — since a run that did the work at other times cannot
+ * share it.
+ */
+export function digests(out: string, sansMeasurements = false): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const dir of ["tables", "parquet", "embeddings"]) {
+    let entries: Deno.DirEntry[] = [];
+    try {
+      entries = [...Deno.readDirSync(join(out, dir))];
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+    const names = entries.filter((e) => e.isFile).map((e) => e.name).sort();
+    for (const name of names) {
+      if (sansMeasurements && MEASUREMENTS.test(name)) continue;
+      let bytes: Uint8Array = Deno.readFileSync(join(out, dir, name));
+      if (sansMeasurements && dir === "embeddings") bytes = withoutCreatedAt(bytes);
+      result[`${dir}/${name}`] = sha256Hex(bytes);
+    }
+  }
+  return result;
+}
+
+function withoutCreatedAt(bytes: Uint8Array): Uint8Array {
+  const table = arrow.tableFromIPC(bytes);
+  const metadata = new Map(table.schema.metadata);
+  ok(metadata.delete("created_at"), "embedding files record created_at");
+  const schema = new arrow.Schema(table.schema.fields, metadata);
+  const batches = table.batches.map((b) => new arrow.RecordBatch(schema, b.data));
+  return arrow.tableToIPC(new arrow.Table(schema, batches), "stream");
 }

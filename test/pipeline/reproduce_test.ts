@@ -12,10 +12,8 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import * as arrow from "apache-arrow";
-import { sha256Hex } from "../../src/io/hash.ts";
 import { seedSnapshot } from "../../src/oracle/pool.ts";
-import { finish, quickSubsetProfile, reproduce } from "./_reproduce.ts";
+import { digests, finish, quickSubsetProfile, reproduce } from "./_reproduce.ts";
 
 const TASKS = 20;
 
@@ -36,36 +34,6 @@ async function killDuring(out: string, profile: string, stage: RegExp): Promise<
   await child.stdout.cancel();
   await child.stderr.cancel().catch(() => {});
   return seen;
-}
-
-/**
- * sha256 of every table and embedding file, by path relative to out/. With
- * `sansMeasurements`, what records when or how fast work ran is left out —
- * an embedding file's `created_at` and the `execution_times` table — since a
- * run that did the work at other times cannot share it.
- */
-function digests(out: string, sansMeasurements = false): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const dir of ["tables", "parquet", "embeddings"]) {
-    const names = [...Deno.readDirSync(join(out, dir))].filter((e) => e.isFile)
-      .map((e) => e.name).sort();
-    for (const name of names) {
-      if (sansMeasurements && name.startsWith("execution_times.")) continue;
-      let bytes: Uint8Array = Deno.readFileSync(join(out, dir, name));
-      if (sansMeasurements && dir === "embeddings") bytes = withoutCreatedAt(bytes);
-      result[`${dir}/${name}`] = sha256Hex(bytes);
-    }
-  }
-  return result;
-}
-
-function withoutCreatedAt(bytes: Uint8Array): Uint8Array {
-  const table = arrow.tableFromIPC(bytes);
-  const metadata = new Map(table.schema.metadata);
-  ok(metadata.delete("created_at"), "embedding files record created_at");
-  const schema = new arrow.Schema(table.schema.fields, metadata);
-  const batches = table.batches.map((b) => new arrow.RecordBatch(schema, b.data));
-  return arrow.tableToIPC(new arrow.Table(schema, batches), "stream");
 }
 
 /** The manifest without what may differ between equal runs (timings, fetch times). */

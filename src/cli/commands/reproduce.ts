@@ -1,14 +1,14 @@
 import { join } from "node:path";
 import { type Command, parseFlags, printJson, UserError } from "../command.ts";
-import { outDir, tablesDir } from "../../io/paths.ts";
+import { outDir, tablePath, tablesDir } from "../../io/paths.ts";
 import { loadProfile, type Profile } from "../../pipeline/profile.ts";
-import { runPipeline, type StageReport } from "../../pipeline/run_pipeline.ts";
-import {
-  type Manifest,
-  type SiteManifest,
-  writeManifest,
-  writeSiteManifest,
-} from "../../pipeline/manifest.ts";
+import type { StageReport } from "../../pipeline/run_pipeline.ts";
+import { type SiteManifest, writeSiteManifest } from "../../pipeline/manifest.ts";
+import { completeRun } from "../../pipeline/complete_run.ts";
+import { resolveSource } from "../../sources/registry.ts";
+import { pick, readTableRows } from "../../io/arrow_table.ts";
+import { REJECTS, TASKS } from "../../tables/schema.ts";
+import { lostTasks } from "../../io/rejects.ts";
 import { unavailableConfigs } from "../../pipeline/availability.ts";
 import { headline, type HeadlineRow } from "../../pipeline/headline.ts";
 import { buildSite } from "../../pipeline/build_site.ts";
@@ -19,19 +19,28 @@ export const reproduceCommand: Command = {
   name: "reproduce",
   summary: "Run every stage of a profile, then build the site",
   help: `usage: execret reproduce [--profile NAME|PATH] [--source SOURCE]... [--skip-unavailable]
-                         [--no-site] [--json]
+                         [--strict] [--no-site] [--json]
 
 Run the whole pipeline for a profile (data/profiles/<name>.json: default,
-quick, paper): tasks → mutate → oracle → embed → score → stats, then write
-out/manifest.json, build the report site into out/site (its Overview shows
-that manifest) and list the site's files in out/site_manifest.json. Each stage is
-skipped when its inputs, settings and code are unchanged since it last ran,
-so a rerun recomputes nothing and a killed run resumes where it stopped.
-It ends with the integrity audit of \`execret check\` and exits 1 if any fails.
+quick, paper, extended, release): tasks → mutate → oracle → embed → score →
+rerank → stats → compare, then write out/manifest.json from what the stages
+recorded they wrote, remove what they did not (an earlier run's files), build
+the report site into out/site (its Overview shows that manifest) and list the
+site's files in out/site_manifest.json. Each stage is skipped when its inputs,
+settings and code are unchanged since it last ran, so a rerun recomputes
+nothing and a killed run resumes where it stopped. A run that fails puts the
+last complete run back, so out/ never holds half of one. One output folder
+runs one profile at a time: a run of another profile on a folder in use is
+refused. It ends with the integrity audit of \`execret check\` and exits 1 if
+any fails.
 
   --profile NAME      profile name or path to a profile .json (default: default)
   --skip-unavailable  drop configs whose API key, server URL or model folder is
                       missing (they are named), instead of stopping
+  --strict            stop at the first stage that loses a task: a task row
+                      rejected, a task with no mutation site, a canonical that
+                      fails or is flaky (candidates the engine discards on its
+                      way to the distractors do not count)
   --no-site           skip the site build (tables and manifest only)
   --source SOURCE     replace the profile's task sources (repeatable): builtin,
                       mbpp, humaneval, release (the profile's release, fetched),
@@ -42,12 +51,15 @@ It ends with the integrity audit of \`execret check\` and exits 1 if any fails.
       profile: { type: "string" },
       "skip-unavailable": { type: "boolean" },
       "no-site": { type: "boolean" },
+      strict: { type: "boolean" },
       source: { type: "string", multiple: true },
     });
     let profile = loadProfile(values.profile ?? "default");
     // --source replaces the profile's sources, e.g. the paper profile's
     // models on the paper's own tasks: --source release:DIR.
     if (values.source?.length) profile = { ...profile, sources: values.source };
+    // Every config known, and every source readable by name, before any work.
+    for (const source of profile.sources) resolveSource(source);
     const missing = await unavailableConfigs(profile.configs);
     if (missing.length > 0) {
       const list = missing.map((m) => `${m.config} needs ${m.needs.join(" and ")}`).join("; ");
@@ -60,24 +72,34 @@ It ends with the integrity audit of \`execret check\` and exits 1 if any fails.
       if (profile.configs.length === 0) throw new UserError("no config left to run");
     }
     const started = performance.now();
-    const reports = await runPipeline(profile, {
+    const { reports, removed } = await completeRun(profile, {
+      started,
       quiet: values.json,
+      strict: values.strict,
       onStage(stage, i, n, cached) {
         if (!values.json) console.error(`[${i}/${n}] ${stage}${cached ? ": up to date" : ""}`);
       },
     });
-    const { site } = await finishRun(profile, reports, started, {
+    if (removed.length > 0 && !values.json) {
+      console.error(
+        `removed ${removed.length} file(s) an earlier run left in ${outDir()}: ${
+          removed.slice(0, 4).join(", ")
+        }${removed.length > 4 ? ", …" : ""}`,
+      );
+    }
+    const { site } = await finishRun({
       site: profile.site && !values["no-site"],
       quiet: values.json,
     });
     const rows = await headline();
+    const rejects = await rejectCounts();
     // The run audits itself: a number printed below is one `execret check` vouches for.
     const checks = await runChecks(ALL_CHECKS);
     const failed = checks.filter((c) => !c.ok);
     if (values.json) {
-      printJson({ profile: profile.name, stages: reports, headline: rows, site, checks });
+      printJson({ profile: profile.name, stages: reports, headline: rows, rejects, site, checks });
     } else {
-      printSummary(profile, reports, rows, site, (performance.now() - started) / 1000);
+      printSummary(profile, reports, rows, rejects, site, (performance.now() - started) / 1000);
       console.log(
         failed.length === 0
           ? `\nexecret check: all ${checks.length} checks pass`
@@ -88,9 +110,28 @@ It ends with the integrity audit of \`execret check\` and exits 1 if any fails.
   },
 };
 
+/** A run's rejects per stage: all of them, and those that cost a task (`lostTasks`). */
+interface RejectCounts {
+  total: Record<string, number>;
+  lost: Record<string, number>;
+}
+
+async function rejectCounts(): Promise<RejectCounts> {
+  const rows = await readTableRows(tablePath("rejects"), REJECTS);
+  const ids = new Set(
+    (await readTableRows(tablePath("tasks"), pick(TASKS, "task_id"))).map((t) => t.task_id),
+  );
+  const count = (list: readonly { stage: string }[]) => {
+    const by: Record<string, number> = {};
+    for (const r of list) by[r.stage] = (by[r.stage] ?? 0) + 1;
+    return by;
+  };
+  return { total: count(rows), lost: count(lostTasks(rows, ids)) };
+}
+
 /** Options for {@link finishRun}. */
 export interface FinishOptions {
-  /** Build the report site after the manifest. */
+  /** Build the report site. */
   site: boolean;
   quiet?: boolean;
   /** The site builder (default {@link buildSite}); resolves to the site's folder. */
@@ -98,28 +139,20 @@ export interface FinishOptions {
 }
 
 /**
- * The steps after the stages, in the order that lets the site show this
- * run's provenance: write out/manifest.json (tables, versions, stage
- * timings) first, then build the site (its Overview reads that manifest),
- * then list the site's own files in out/site_manifest.json.
+ * After a complete run (its manifest written): build the site, whose
+ * Overview reads that manifest, then list the site's own files in
+ * out/site_manifest.json. A failed build is one line; the run's tables and
+ * manifest stay, and so does the site of an earlier build (see buildSite).
  */
 export async function finishRun(
-  profile: Profile,
-  reports: StageReport[],
-  started: number,
   options: FinishOptions,
-): Promise<{ manifest: Manifest; site: string | null; siteManifest: SiteManifest | null }> {
-  const timings: Record<string, number> = Object.fromEntries(
-    reports.map((r) => [r.stage, r.seconds]),
-  );
-  timings.total = seconds(started);
-  const manifest = await writeManifest(profile, timings);
-  if (!options.site) return { manifest, site: null, siteManifest: null };
+): Promise<{ site: string | null; siteManifest: SiteManifest | null }> {
+  if (!options.site) return { site: null, siteManifest: null };
   if (!options.quiet) console.error("[site] building the report");
   const t0 = performance.now();
   // Read-only: every stage has just run, so the site shows the manifest's tables as they are.
   const site = await (options.build ?? buildSite)({ quiet: options.quiet, readOnly: true });
-  return { manifest, site, siteManifest: await writeSiteManifest(site, seconds(t0)) };
+  return { site, siteManifest: await writeSiteManifest(site, seconds(t0)) };
 }
 
 function seconds(since: number): number {
@@ -130,6 +163,7 @@ function printSummary(
   profile: Profile,
   reports: StageReport[],
   rows: HeadlineRow[],
+  rejects: RejectCounts,
   site: string | null,
   total: number,
 ): void {
@@ -137,6 +171,15 @@ function printSummary(
   for (const r of reports) {
     console.log(`  ${r.stage.padEnd(7)} ${r.cached ? "up to date" : `${r.seconds.toFixed(1)} s`}`);
   }
+  const list = (by: Record<string, number>) =>
+    Object.entries(by).map(([stage, n]) => `${stage} ${n}`).join(", ") || "none";
+  console.log(
+    `inputs lost: ${list(rejects.lost)} (tasks rejected or dropped; --strict stops on one)`,
+  );
+  console.log(
+    `rejects:  ${list(rejects.total)} (with candidates the engine discarded; ` +
+      `execret sql "SELECT stage, reason, count(*) FROM rejects GROUP BY ALL")`,
+  );
   console.log(`tables:   ${tablesDir()}/`);
   console.log(`manifest: ${join(outDir(), "manifest.json")}`);
   if (site) console.log(`site:     ${site}/ (make preview to serve it)`);

@@ -7,9 +7,12 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { sha256Hex } from "../../io/hash.ts";
 import { loadProfile } from "../../pipeline/profile.ts";
+import { withParquetCopies, writeStamp } from "../../pipeline/stamp.ts";
+import { tablePath } from "../../io/paths.ts";
 import { type RunInfo, runInfo } from "../../../loaders/run_info.ts";
 import { makeFixtureRunInProcess } from "../../../test/fixtures/run/fixture_process.ts";
 import { finishRun } from "./reproduce.ts";
+import { recordRun } from "../../pipeline/complete_run.ts";
 
 Deno.test({
   name: "reproduce writes the manifest before the site build, and lists the site after it",
@@ -27,7 +30,13 @@ Deno.test({
       { stage: "tasks", cached: false, seconds: 1.25 },
       { stage: "stats", cached: true, seconds: 0 },
     ];
-    const done = await finishRun(loadProfile("quick"), reports, performance.now(), {
+    // What those stages recorded they wrote; the fixture's other tables stand
+    // for an earlier run's leftovers.
+    await writeStamp("tasks", "fixture", await withParquetCopies([tablePath("tasks")]));
+    const stats = ["metrics", "pairwise", "breakdowns"].map(tablePath);
+    await writeStamp("stats", "fixture", await withParquetCopies(stats));
+    await recordRun(loadProfile("quick"), reports, performance.now());
+    const done = await finishRun({
       site: true,
       quiet: true,
       // What the Overview page's loader (docs/data/run.json.ts) reads at build time.
@@ -49,7 +58,21 @@ Deno.test({
       timings: Record<string, number>;
     };
     assertEquals(manifest.profile.name, "quick");
-    ok(manifest.files.some((f) => f.path === "tables/metrics.arrow"), "tables listed");
+    assertEquals(manifest.files.map((f) => f.path), [
+      "parquet/breakdowns.parquet",
+      "parquet/metrics.parquet",
+      "parquet/pairwise.parquet",
+      "parquet/tasks.parquet",
+      "tables/breakdowns.arrow",
+      "tables/metrics.arrow",
+      "tables/pairwise.arrow",
+      "tables/tasks.arrow",
+    ]);
+    // Files no stage of the run wrote are gone, so nothing reads them as this run's.
+    await Deno.stat(tablePath("corpus")).then(
+      () => ok(false, "tables/corpus.arrow was not this run's and should be removed"),
+      (e) => ok(e instanceof Deno.errors.NotFound),
+    );
     ok(manifest.versions.deno, "tool versions listed");
     assertEquals(manifest.timings.tasks, 1.25);
     assertEquals(readOnly, true, "the site shows the manifest's tables, never recomputes them");
@@ -79,7 +102,8 @@ Deno.test("with --no-site the manifest is still written and no site is listed", 
   await makeFixtureRunInProcess(out);
   await Deno.remove(join(out, "manifest.json"));
   Deno.env.set("EXECRET_OUT", out);
-  const done = await finishRun(loadProfile("quick"), [], performance.now(), {
+  await recordRun(loadProfile("quick"), [], performance.now());
+  const done = await finishRun({
     site: false,
     quiet: true,
     build: () => Promise.reject(new Error("no site was asked for")),

@@ -1,5 +1,6 @@
 import { type Command, parseFlags, printJson, UserError } from "../command.ts";
 import { SourceError } from "../../sources/external.ts";
+import { writeCombinedRejects } from "../../io/rejects.ts";
 import {
   DEFAULT_SOURCES,
   runTasksStage,
@@ -67,6 +68,8 @@ folder, default out), EXECRET_CACHE (cache folder, default out/cache).`,
       result = e.result;
       strictFailure = e.message;
     }
+    // Run alone, the stage also refreshes the combined rejects table its help names.
+    await writeCombinedRejects();
     if (values.json) printJson(result);
     else console.log(formatResult(result));
     if (strictFailure !== null) {

@@ -59,7 +59,8 @@ any fails.
     // models on the paper's own tasks: --source release:DIR.
     if (values.source?.length) profile = { ...profile, sources: values.source };
     // Every config known, and every source readable by name, before any work.
-    for (const source of profile.sources) resolveSource(source);
+    // (A bare `release` is the profile's own release, located when the run starts.)
+    for (const source of profile.sources) if (source !== "release") resolveSource(source);
     const missing = await unavailableConfigs(profile.configs);
     if (missing.length > 0) {
       const list = missing.map((m) => `${m.config} needs ${m.needs.join(" and ")}`).join("; ");

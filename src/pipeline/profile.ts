@@ -29,6 +29,12 @@ export interface Profile {
    * `<base>+rerank:<name>` (optional; none when absent). Bases must be configs.
    */
   rerankers?: string[];
+  /**
+   * The user's own invocation files (`--invocations FILE`) whose configs the
+   * run names (optional): recorded so that whatever recomputes under this
+   * profile later (the site's data loaders) reads them too.
+   */
+  invocations?: string[];
 }
 
 const PROFILE_DIR = new URL("../../data/profiles/", import.meta.url);
@@ -123,6 +129,12 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
       }
     }
   }
+  if (
+    raw.invocations !== undefined &&
+    (!Array.isArray(raw.invocations) || raw.invocations.some((x) => typeof x !== "string"))
+  ) {
+    throw bad("invocations", "a list of paths to invocation files");
+  }
   const known = new Set([
     "name",
     "description",
@@ -139,6 +151,7 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
     "site",
     "release",
     "rerankers",
+    "invocations",
   ]);
   for (const key of Object.keys(raw)) {
     if (!known.has(key)) throw new UserError(`${where}: unknown field "${key}"`);
@@ -159,5 +172,6 @@ export function validateProfile(raw: Record<string, unknown>, where: string): Pr
     site: raw.site,
     ...(raw.release === undefined ? {} : { release: raw.release as string }),
     ...(raw.rerankers === undefined ? {} : { rerankers: raw.rerankers as string[] }),
+    ...(raw.invocations === undefined ? {} : { invocations: raw.invocations as string[] }),
   };
 }

@@ -5,6 +5,7 @@ import { UserError } from "../io/user_error.ts";
 import { loadProfile, type Profile, validateProfile } from "./profile.ts";
 import { withStageLock } from "./stage_lock.ts";
 import { withRunLock } from "./run_lock.ts";
+import { userInvocationFiles } from "../embed/invocations.ts";
 import { pick, readTableRows } from "../io/arrow_table.ts";
 import { fileExists } from "../io/file_exists.ts";
 import { lostTasks, summarizeRejects } from "../io/rejects.ts";
@@ -179,6 +180,24 @@ export function runPipeline(
  * tables that silently disagree with the run.
  */
 export function currentProfile(): Profile {
+  return withInvocations(readCurrentProfile());
+}
+
+/**
+ * A profile whose configs come from the user's own invocation files makes
+ * them this process's (and its children's) too, as `--invocations` did for
+ * the run that recorded it.
+ */
+function withInvocations(profile: Profile): Profile {
+  const files = new Set(userInvocationFiles());
+  const missing = (profile.invocations ?? []).filter((f) => !files.has(f));
+  if (missing.length > 0) {
+    Deno.env.set("EXECRET_INVOCATIONS", [...files, ...missing].join(":"));
+  }
+  return profile;
+}
+
+function readCurrentProfile(): Profile {
   const env = Deno.env.get("EXECRET_PROFILE");
   if (env) return loadProfile(env);
   const path = join(outDir(), "run.json");

@@ -6,7 +6,7 @@ import { runTasksStage, sourceInputDigests } from "../sources/stage.ts";
 import { runMutateStage } from "../mutate/stage.ts";
 import { runOracleStage } from "../oracle/stage.ts";
 import { runEmbedStage } from "../embed/stage.ts";
-import { invocationFor } from "../embed/invocations.ts";
+import { invocationFor, userInvocationFiles } from "../embed/invocations.ts";
 import { isSparse, providerEntry } from "../embed/registry.ts";
 import { runScoreStage } from "../score/stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
@@ -63,6 +63,11 @@ const DOT_WORKER = "src/score/_dot_worker.ts";
 const EMBED_WORKER = "src/embed/_embed_worker.ts";
 const table = (name: string) => tablePath(name);
 const rejects = (stage: string) => join(outDir(), "tables", `rejects_${stage}.arrow`);
+
+/** The invocation tables configs are read from: the built-in one and the user's own. */
+function invocationTables(): string[] {
+  return ["data/invocations.json", ...userInvocationFiles()];
+}
 
 function mirrorFiles(): string[] {
   const mirror = Deno.env.get("EXECRET_MIRROR");
@@ -235,7 +240,7 @@ export const STAGES: StageDef[] = [
           "tests/embedding_summary.json",
         ]),
       },
-      files: [table("queries"), table("corpus"), "data/invocations.json"],
+      files: [table("queries"), table("corpus"), ...invocationTables()],
       entry: "src/embed/stage.ts",
       // The worker process each offline model runs in is spawned by path, outside the import graph.
       assets: [
@@ -262,7 +267,7 @@ export const STAGES: StageDef[] = [
       files: [
         table("queries"),
         table("corpus"),
-        "data/invocations.json",
+        ...invocationTables(),
         ...(await denseConfigs(p)).map((c) => join(embeddingsDir(), `${c}.arrow`)),
       ],
       entry: "src/score/stage.ts",
@@ -291,7 +296,7 @@ export const STAGES: StageDef[] = [
       files: [
         ...["rankings", "queries", "corpus", "tasks"].map(table),
         // Read by import.meta.url through the hosted rerankers' modules.
-        "data/invocations.json",
+        ...invocationTables(),
         "data/rerankers.json",
       ],
       entry: "src/rerank/stage.ts",

@@ -1,7 +1,11 @@
 import { join } from "node:path";
 import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
 import { embeddingsDir } from "../../io/paths.ts";
-import { loadInvocations } from "../../embed/invocations.ts";
+import {
+  DEFAULT_INVOCATIONS_PATH,
+  invocationOrigin,
+  loadInvocations,
+} from "../../embed/invocations.ts";
 import { isSparse, missingRequirements } from "../../embed/registry.ts";
 import { runEmbedStage } from "../../embed/stage.ts";
 import { parseShard, type Shard } from "../../pipeline/shard.ts";
@@ -120,6 +124,8 @@ async function list(json: boolean): Promise<number> {
     dims: inv.dims ?? null,
     similarity: inv.similarity,
     missing: missingRequirements(inv),
+    // Where a user's own entry came from (--invocations); built-in ones have none.
+    from: invocationOrigin(inv) === DEFAULT_INVOCATIONS_PATH ? null : invocationOrigin(inv) ?? null,
   }));
   if (json) {
     printJson(rows);
@@ -132,7 +138,7 @@ async function list(json: boolean): Promise<number> {
     console.log(
       `${r.name.padEnd(wn)}  ${r.provider.padEnd(wp)}  ${r.model.padEnd(wm)}  ${
         String(r.dims ?? "-").padStart(4)
-      }  ${r.similarity.padEnd(6)}  ${status}`,
+      }  ${r.similarity.padEnd(6)}  ${status}${r.from ? `  (from ${r.from})` : ""}`,
     );
   }
   return 0;

@@ -6,6 +6,7 @@ import type { StageReport } from "../../pipeline/run_pipeline.ts";
 import { type SiteManifest, writeSiteManifest } from "../../pipeline/manifest.ts";
 import { completeRun } from "../../pipeline/complete_run.ts";
 import { resolveSource } from "../../sources/registry.ts";
+import { userInvocationFiles } from "../../embed/invocations.ts";
 import { pick, readTableRows } from "../../io/arrow_table.ts";
 import { REJECTS, TASKS } from "../../tables/schema.ts";
 import { lostTasks } from "../../io/rejects.ts";
@@ -18,8 +19,9 @@ import { ALL_CHECKS, runChecks } from "../../check/mod.ts";
 export const reproduceCommand: Command = {
   name: "reproduce",
   summary: "Run every stage of a profile, then build the site",
-  help: `usage: execret reproduce [--profile NAME|PATH] [--source SOURCE]... [--skip-unavailable]
-                         [--strict] [--no-site] [--json]
+  help: `usage: execret reproduce [--profile NAME|PATH] [--source SOURCE]... [--config NAME]...
+                         [--invocations FILE]... [--skip-unavailable] [--strict]
+                         [--no-site] [--json]
 
 Run the whole pipeline for a profile (data/profiles/<name>.json: default,
 quick, paper, extended, release): tasks → mutate → oracle → embed → score →
@@ -42,6 +44,10 @@ any fails.
                       fails or is flaky (candidates the engine discards on its
                       way to the distractors do not count)
   --no-site           skip the site build (tables and manifest only)
+  --config NAME       add a config to the profile's (repeatable), e.g. your own
+                      model declared with --invocations
+  --invocations FILE  your own configs, in the schema of data/invocations.json
+                      (repeatable; also EXECRET_INVOCATIONS, colon-separated)
   --source SOURCE     replace the profile's task sources (repeatable): builtin,
                       mbpp, humaneval, release (the profile's release, fetched),
                       release:DIR (a release bundle on disk), jsonl:FILE
@@ -53,11 +59,24 @@ any fails.
       "no-site": { type: "boolean" },
       strict: { type: "boolean" },
       source: { type: "string", multiple: true },
+      config: { type: "string", multiple: true },
     });
     let profile = loadProfile(values.profile ?? "default");
     // --source replaces the profile's sources, e.g. the paper profile's
     // models on the paper's own tasks: --source release:DIR.
     if (values.source?.length) profile = { ...profile, sources: values.source };
+    // --config adds configs (e.g. the user's own model, from --invocations FILE).
+    const added = (values.config ?? []).flatMap((c) => c.split(",")).filter((c) => c !== "");
+    if (added.length > 0) {
+      profile = {
+        ...profile,
+        configs: [...profile.configs, ...added.filter((c) => !profile.configs.includes(c))],
+      };
+    }
+    // The user's invocation files are part of the run's settings (run.json),
+    // so the site's loaders recompute with them too.
+    const invocations = userInvocationFiles();
+    if (invocations.length > 0) profile = { ...profile, invocations };
     // Every config known, and every source readable by name, before any work.
     // (A bare `release` is the profile's own release, located when the run starts.)
     for (const source of profile.sources) if (source !== "release") resolveSource(source);

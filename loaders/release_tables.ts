@@ -1,11 +1,11 @@
 import type { TableSpec } from "../src/io/arrow_table.ts";
 import {
-  AUDIT_MUTATIONS,
   ORACLE_AGREEMENT,
   ORACLE_DISAGREEMENTS,
   PAPER_COMPARISON,
   RANKING_AGREEMENT,
   RANKING_DIFFERENCES,
+  RELEASE_MUTATIONS,
 } from "../src/tables/release.ts";
 
 /**
@@ -20,5 +20,5 @@ export const RELEASE_TABLES: Record<string, TableSpec> = {
   ranking_differences: RANKING_DIFFERENCES,
   oracle_agreement: ORACLE_AGREEMENT,
   oracle_disagreements: ORACLE_DISAGREEMENTS,
-  release_mutations: AUDIT_MUTATIONS,
+  release_mutations: RELEASE_MUTATIONS,
 };

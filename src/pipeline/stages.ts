@@ -93,7 +93,7 @@ async function rerankersOf(profile: Profile): Promise<string[]> {
 }
 
 const ORACLE_TABLES = ["executions", "execution_times", "queries", "corpus", "validation"];
-const RELEASE_ORACLE_TABLES = ["oracle_agreement", "oracle_disagreements"];
+const RELEASE_ORACLE_TABLES = ["oracle_agreement", "oracle_disagreements", "oracle_not_in_release"];
 const STATS_TABLES = ["metrics", "pairwise", "breakdowns"];
 
 /** The stages in pipeline order. */
@@ -146,7 +146,8 @@ export const STAGES: StageDef[] = [
         timeout_ms: p.timeout_ms,
         max: p.max_distractors,
         pool: isReleasePool(p) ? "release" : "mutants",
-        release: await bundleDigests(p, ["data/"]),
+        // results/: the pairs its top 10s list without outcomes are run too.
+        release: await bundleDigests(p, ["data/", "results/"]),
       },
       files: [table("tasks"), table("mutants")],
       // A release profile's pool is the release's own: its oracle re-executes

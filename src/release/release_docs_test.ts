@@ -8,7 +8,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { domainOfEntry } from "./release_tasks.ts";
-import { metricKey } from "./per_query_values.ts";
+import { metricKey } from "./metric_key.ts";
 import { BUNDLE_FILES, readBundle } from "./read_bundle.ts";
 
 const FIXTURE = fileURLToPath(new URL("../../test/fixtures/release/paper", import.meta.url));

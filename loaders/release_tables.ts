@@ -2,9 +2,11 @@ import type { TableSpec } from "../src/io/arrow_table.ts";
 import {
   ORACLE_AGREEMENT,
   ORACLE_DISAGREEMENTS,
+  ORACLE_NOT_IN_RELEASE,
   PAPER_COMPARISON,
   RANKING_AGREEMENT,
   RANKING_DIFFERENCES,
+  RELEASE_FINDINGS,
   RELEASE_MUTATIONS,
 } from "../src/tables/release.ts";
 
@@ -21,4 +23,6 @@ export const RELEASE_TABLES: Record<string, TableSpec> = {
   oracle_agreement: ORACLE_AGREEMENT,
   oracle_disagreements: ORACLE_DISAGREEMENTS,
   release_mutations: RELEASE_MUTATIONS,
+  release_findings: RELEASE_FINDINGS,
+  oracle_not_in_release: ORACLE_NOT_IN_RELEASE,
 };

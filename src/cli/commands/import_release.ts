@@ -28,17 +28,27 @@ reproduce.`,
       console.log(this.help);
       return 0;
     }
-    const dirs = args.filter((a) => !a.startsWith("-"));
-    if (dirs.length !== 1) {
-      throw new UserError("import-release needs exactly one bundle folder (see --help)", 2);
-    }
-    const rest = args.filter((a) => a !== dirs[0]);
-    return await reproduceCommand.run([
-      "--profile",
-      "release",
-      "--source",
-      `release:${dirs[0]}`,
-      ...rest,
-    ]);
+    return await reproduceCommand.run(reproduceArgs(args));
   },
 };
+
+/**
+ * The `reproduce` arguments `import-release` stands for: the one folder
+ * given becomes the release profile's source, every option is passed on.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(reproduceArgs(["bundle", "--no-site"]), [
+ *   "--profile", "release", "--source", "release:bundle", "--no-site",
+ * ]);
+ * ```
+ */
+export function reproduceArgs(args: readonly string[]): string[] {
+  const dirs = args.filter((a) => !a.startsWith("-"));
+  if (dirs.length !== 1) {
+    throw new UserError("import-release needs exactly one bundle folder (see --help)", 2);
+  }
+  const rest = args.filter((a) => a !== dirs[0]);
+  return ["--profile", "release", "--source", `release:${dirs[0]}`, ...rest];
+}

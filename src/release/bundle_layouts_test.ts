@@ -6,7 +6,7 @@
  * list called `outcomes` without `passes_all_tests`. (The fixture's three
  * `.npz` files already cover ids present and absent, compressed and not.)
  * What the documentation does state is checked line by line in
- * test/fixtures/release/conformance_test.ts.
+ * test/fixtures/release/conformance_*_test.ts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";

@@ -65,7 +65,7 @@ function checkTopResults(bundle: Bundle, rule: TestsHashRule, findings: Findings
             run.file,
             `${PLACE}.test_results`,
             "differs_from_cache",
-            `${at}, cache ${e.locator}`,
+            `${at}, cache line ${e.locator.slice(e.locator.lastIndexOf(":") + 1)}`,
           );
         }
         if (r.passes_all_tests && !correct.has(r.corpus_id)) {

@@ -6,7 +6,7 @@ import { type Candidate, mutateCodeWith } from "../mutate/mutate_code.ts";
 import type { PythonParser } from "../common/python_parser.ts";
 import type { ReleaseDistractor } from "./release_tasks.ts";
 
-/** The `audit_mutations` table (spec in src/tables/release.ts). */
+/** The `release_mutations` table (spec in src/tables/release.ts). */
 export { RELEASE_MUTATIONS };
 
 /** One row of {@link RELEASE_MUTATIONS}, its `reproduced` narrowed to the values written. */

@@ -182,7 +182,12 @@ export async function readCache(
     const first = cache.get(key);
     if (first) {
       if (JSON.stringify(first.outcomes) !== JSON.stringify(list)) {
-        findings.note(file, "", "cache_repeated", `${where} (first at ${first.locator})`);
+        findings.note(
+          file,
+          "",
+          "cache_repeated",
+          `${where} (first at line ${first.locator.slice(first.locator.lastIndexOf(":") + 1)})`,
+        );
       }
       continue;
     }

@@ -230,7 +230,7 @@ export async function findEmbeddings(
     const model = matches.length === 1 ? matches[0].model : null;
     if (model === null || out.has(model)) {
       const why = model !== null
-        ? `${model} already has ${out.get(model)}`
+        ? `${model} already has ${out.get(model)!.slice(dir.length + 1)}`
         : matches.length === 0
         ? "matches no model of results/"
         : `matches ${matches.map((r) => r.model).join(", ")}`;

@@ -181,6 +181,7 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
       listed_by: u.listedBy,
     });
     count("not_in_release_pairs");
+    count("not_in_release_listings", u.listedBy);
     if (kitPass) count("not_in_release_kit_pass");
     const key = `${r.codeSha}:${r.testsSha}`;
     if (seen.has(key)) continue;

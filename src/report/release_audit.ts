@@ -76,11 +76,28 @@ export interface NotInReleaseSummary {
   listings: number;
 }
 
-/** Summary of `oracle_not_in_release` rows. */
-export function notInReleaseSummary(rows: readonly Row[]): NotInReleaseSummary {
+/**
+ * The summary from the oracle's `validation` counts (`not_in_release_*`
+ * gates), so the page need not download one row per pair.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   notInReleaseSummary([
+ *     { gate: "not_in_release_pairs", count: 3 },
+ *     { gate: "not_in_release_listings", count: 5 },
+ *   ]),
+ *   { pairs: 3, kitPass: 0, listings: 5 },
+ * );
+ * ```
+ */
+export function notInReleaseSummary(validation: readonly Row[]): NotInReleaseSummary {
+  const gate = (name: string) =>
+    validation.filter((r) => r.gate === name).reduce((s, r) => s + num(r.count), 0);
   return {
-    pairs: rows.length,
-    kitPass: rows.filter((r) => r.kit_pass === true).length,
-    listings: rows.reduce((s, r) => s + num(r.listed_by), 0),
+    pairs: gate("not_in_release_pairs"),
+    kitPass: gate("not_in_release_kit_pass"),
+    listings: gate("not_in_release_listings"),
   };
 }

@@ -57,6 +57,6 @@ export const RELEASE_FINDINGS_SQL = `
 SELECT file, place, kind, documented, count, example FROM release_findings
 ORDER BY documented DESC, file, place, kind`;
 
-/** The pairs a released top 10 lists with no outcomes, run by the kit. */
-export const ORACLE_NOT_IN_RELEASE_SQL = `
-SELECT * FROM oracle_not_in_release ORDER BY query_id, corpus_id`;
+/** The oracle's counts of the pairs a released top 10 lists with no outcomes, run by the kit. */
+export const NOT_IN_RELEASE_GATES_SQL = `
+SELECT gate, count FROM validation WHERE gate LIKE 'not_in_release_%'`;

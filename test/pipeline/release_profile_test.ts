@@ -284,6 +284,17 @@ Deno.test({
     );
     // Each is another query's snippet, failing this query's tests when the kit runs it.
     ok(ran.every((r) => r.kit_pass === false && Number(r.tests) > 0));
+    // The oracle's counts (what the Release audit page shows) say the same.
+    const gate = (name: string) =>
+      rows(base, "validation").find((r) => r.gate === name)?.count ?? 0;
+    assertEquals(
+      [
+        gate("not_in_release_pairs"),
+        gate("not_in_release_listings"),
+        gate("not_in_release_kit_pass"),
+      ],
+      [ran.length, [...empty.values()].reduce((a, b) => a + b, 0), 0],
+    );
     // Counted apart: no disagreement, and the own pool's agreement is whole.
     assertEquals(rows(base, "oracle_disagreements"), []);
     // Every one of them executed once, beside the 119 own pairs (the fixture's codes are distinct).

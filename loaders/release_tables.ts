@@ -1,11 +1,13 @@
 import type { TableSpec } from "../src/io/arrow_table.ts";
 import {
-  AUDIT_MUTATIONS,
   ORACLE_AGREEMENT,
   ORACLE_DISAGREEMENTS,
+  ORACLE_NOT_IN_RELEASE,
   PAPER_COMPARISON,
   RANKING_AGREEMENT,
   RANKING_DIFFERENCES,
+  RELEASE_FINDINGS,
+  RELEASE_MUTATIONS,
 } from "../src/tables/release.ts";
 
 /**
@@ -20,5 +22,7 @@ export const RELEASE_TABLES: Record<string, TableSpec> = {
   ranking_differences: RANKING_DIFFERENCES,
   oracle_agreement: ORACLE_AGREEMENT,
   oracle_disagreements: ORACLE_DISAGREEMENTS,
-  release_mutations: AUDIT_MUTATIONS,
+  release_mutations: RELEASE_MUTATIONS,
+  release_findings: RELEASE_FINDINGS,
+  oracle_not_in_release: ORACLE_NOT_IN_RELEASE,
 };

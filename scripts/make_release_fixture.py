@@ -105,7 +105,9 @@ def build_benchmark(n_queries):
         query = t["query"] if replica == 0 else "%s (variant %d)" % (t["query"], replica)
         allowed = [
             b for b in t["bugs"]
-            if not (b[3] == "once" and replica > 0) and not (b[3] == "legacy" and replica >= 10)
+            if not (b[3] == "once" and replica > 0) and not (
+                b[3] is not None and b[3].startswith("legacy:")
+                and replica >= int(b[3].split(":")[1]))
         ]
         take = t["first"] if replica == 0 else 4
         bugs = allowed[:take]
@@ -138,7 +140,9 @@ def build_benchmark(n_queries):
                 distractors.append(cid)
                 meta.append({"corpus_id": cid, "query_id": qid, "bug_type": bug_type,
                              "line": edit[0], "before": edit[1], "after": edit[2]})
-        metadata = {"model": "openai/gpt-5.4", "endpoint": "openai-batch-api",
+        # data/README.md: two endpoints, the Batch API's and OpenRouter's.
+        endpoint = "https://openrouter.ai/api/v1" if qi % 5 == 3 else "openai-batch-api"
+        metadata = {"model": "openai/gpt-5.4", "endpoint": endpoint,
                     "generated_at": (GENERATED_AT + datetime.timedelta(
                         seconds=qi * 7, microseconds=qi * 1237)).isoformat(timespec="microseconds")}
         if qi % 11 != 7:  # a few rows of the release carry no batch_usage
@@ -196,7 +200,7 @@ def _run_timed(src, namespace):
         return "TIMEOUT"
     except AssertionError as err:
         message = str(err)
-        return "FAIL:" + message if message else "FAIL"
+        return "FAIL: " + message if message else "FAIL"
     except BaseException as err:  # a crash of the snippet is an outcome
         return "ERROR:" + type(err).__name__
 
@@ -418,10 +422,13 @@ def pairwise_tests(models, per_query):
                     va = np.array([pq[name] for pq in per_query[a]])
                     vb = np.array([pq[name] for pq in per_query[b]])
                     lo, hi = bootstrap_ci(va - vb)
-                    row = {"a_rate": round(float(va.mean()), 6), "b_rate": round(float(vb.mean()), 6),
-                           "delta": round(float(va.mean() - vb.mean()), 6),
-                           "bootstrap_ci_95": [round(lo, 4), round(hi, 4)]}
+                    # tests/README.md: execution_precision@k and ndcg@k carry
+                    # bootstrap_ci_95 only; exec@k carries every field.
+                    row = {"bootstrap_ci_95": [round(lo, 4), round(hi, 4)]}
                     if metric == "exec":
+                        row.update({"a_rate": round(float(va.mean()), 6),
+                                    "b_rate": round(float(vb.mean()), 6),
+                                    "delta": round(float(va.mean() - vb.mean()), 6)})
                         a_only = int(np.sum((va == 1) & (vb == 0)))
                         b_only = int(np.sum((va == 0) & (vb == 1)))
                         p = 1.0 if a_only + b_only == 0 else stats.binomtest(
@@ -460,7 +467,7 @@ def paired_differences(pairs, per_query):
             diff = np.array([pq[name] for pq in per_query[a]]) - np.array(
                 [pq[name] for pq in per_query[b]])
             lo, hi = bootstrap_ci(diff)
-            entry[name] = {"mean_difference": round(float(diff.mean()), 4), "ci95_low": round(lo, 4),
+            entry[name] = {"mean_difference": round(float(diff.mean()), 5), "ci95_low": round(lo, 4),
                            "ci95_high": round(hi, 4), "n": len(diff),
                            "bootstrap_samples": BOOTSTRAP_SAMPLES, "seed": SEED}
         out["%s minus %s" % (a, b)] = entry
@@ -596,10 +603,10 @@ def write_bundle(out_dir, n_queries, n_systems, dims, log):
     sims["BM25"] = np.take_along_axis(scores, tops["BM25"], axis=1)
     models = sorted(tops)
 
-    for model in models:  # every top-10 snippet against that query's suite
-        for qi, q in enumerate(queries):
-            for j in tops[model][qi]:
-                cache.run(corpus[j]["code"], q["test_suite"])
+    # The cache is the corpus build's: each query's own canonical and
+    # distractors against its suite, nothing else. A top-10 entry from another
+    # query's pool is therefore not in it, and its results row carries an
+    # empty test_results and passes_all_tests false (results/README.md).
     log("execution cache: %d rows" % len(cache.rows))
 
     write_jsonl(tmp, "data/corpus.jsonl", corpus)
@@ -607,7 +614,7 @@ def write_bundle(out_dir, n_queries, n_systems, dims, log):
     write_jsonl(tmp, "data/execution_cache.jsonl", list(cache.rows.values()))
     write_jsonl(tmp, "data/distractor_metadata.jsonl", meta)
 
-    per_query_values, leaderboard = {}, []
+    per_query_values, leaderboard, released = {}, [], {}
     for model in models:
         per_query, values = [], []
         for qi, q in enumerate(queries):
@@ -630,6 +637,9 @@ def write_bundle(out_dir, n_queries, n_systems, dims, log):
             "model": model, "n_queries": len(queries), "n_corpus": len(corpus), "ks": list(KS),
             "metrics": metrics, "per_query": per_query})
         leaderboard.append(dict({"model": model}, **metrics))
+        released[model] = per_query
+    if n_queries >= len(TASKS):
+        check_variants(queries, corpus, systems, released)
     leaderboard.sort(key=lambda r: (-r["exec@1"], r["model"]))
     write_json(tmp, "results/full_leaderboard.json",
                [dict({"rank": i + 1}, **r) for i, r in enumerate(leaderboard)])
@@ -743,6 +753,38 @@ def check_fixture(queries, corpus, cache):
             raise SystemExit("fixture has no distractor outcome of kind %s" % kind)
 
 
+def check_variants(queries, corpus, systems, released):
+    """The committed fixture must hold every case the release's READMEs
+    document (test/fixtures/release/CONFORMANCE.md), so that a reader that
+    mishandles one fails on it."""
+    missing = []
+    for model, per_query in released.items():
+        entries = [r for pq in per_query for r in pq["top_results"]]
+        if not any(r["test_results"] == [] and not r["passes_all_tests"] for r in entries):
+            missing.append("%s: a top-10 entry not in the cache (empty test_results)" % model)
+        if not any(r["label"] == "correct" and r["bug_type"] == "" for r in entries):
+            missing.append('%s: a canonical with bug_type ""' % model)
+    outcomes = {o for pq in released["BM25"] for r in pq["top_results"] for o in r["test_results"]}
+    if not any(o.startswith("FAIL: ") for o in outcomes) or "FAIL" not in outcomes:
+        missing.append("results: both FAIL and FAIL: <message> in test_results")
+    if sorted({len(q["paired_distractor_corpus_ids"]) for q in queries}) != [3, 4]:
+        missing.append("queries with 4 distractors and one with 3")
+    types = {r.get("bug_type") for r in corpus if r["label"] == "incorrect"}
+    if len(types - set(PAPER_BUG_TYPES)) < 4:
+        missing.append("four legacy bug types")
+    if any("bug_type" in r for r in corpus if r["label"] == "correct"):
+        missing.append("canonicals without a bug_type key")
+    if {s["similarity"] for s in systems} != {"cosine", "dot"}:
+        missing.append("cosine and raw-dot systems")
+    endpoints = {q["metadata"]["endpoint"] for q in queries}
+    if len(endpoints) != 2 or all("batch_usage" in q["metadata"] for q in queries):
+        missing.append("both endpoints, and rows without batch_usage")
+    if len({q["entry_id"] for q in queries}) == len(queries):
+        missing.append("queries sharing an entry_id")
+    if missing:
+        raise SystemExit("fixture lacks documented cases: " + "; ".join(missing))
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=DEFAULT_OUT)
@@ -773,8 +815,9 @@ def main(argv):
 # exactly once in the canonical and is replaced by `after` (removals replace
 # whole lines with ""). Tags choose where a candidate may be used:
 # "once" = only in the first copy of the task (an infinite loop: its TIMEOUT
-# tests cost a second each), "legacy" = only in the first ten copies (the
-# release holds ten pre-lock entries with older bug types). `first` is how many
+# tests cost a second each), "legacy:N" = only in the first N copies (the
+# release holds ten pre-lock entries of four older bug types: 4 + 2 + 2 + 2
+# at real size, one of each type in the 24-query fixture). `first` is how many
 # distractors the first copy takes (gcd takes 3: the release has one query with
 # three distractors); every other copy takes four.
 
@@ -806,7 +849,7 @@ TASKS = [
         ["assert clamp(5, 0, 10) == 5", "assert clamp(-3, 0, 10) == 0",
          "assert clamp(12, 0, 10) == 10", "assert clamp(0, 0, 10) == 0",
          "assert clamp(10, 0, 10) == 10"],
-        [("wrong_return_value", "    return x\n", "    return lo\n", "legacy"),
+        [("wrong_return_value", "    return x\n", "    return lo\n", "legacy:4"),
          ("wrong_comparison", "if x < lo:", "if x > lo:", None),
          ("remove_edge_case_check", "    if x > hi:\n        return hi\n", "", None),
          ("off_by_one", "return hi", "return hi - 1", None),
@@ -971,7 +1014,8 @@ TASKS = [
          "assert is_power_of_two(16) is True", "assert is_power_of_two(0) is False",
          "assert is_power_of_two(-8) is False", "assert is_power_of_two(12) is False",
          "assert is_power_of_two(6) is False"],
-        [("remove_edge_case_check", "    if n <= 0:\n        return False\n", "", None),
+        [("wrong_constant", "n & (n - 1) == 0", "n & (n - 1) == 1", "legacy:2"),
+         ("remove_edge_case_check", "    if n <= 0:\n        return False\n", "", None),
          ("off_by_one_boundary", "n <= 0", "n < 0", None),
          ("wrong_operator", "n & (n - 1)", "n | (n - 1)", None),
          ("off_by_one", "(n - 1)", "(n - 2)", None),
@@ -1182,7 +1226,8 @@ TASKS = [
          "assert is_valid_hex_color('#12345g') is False, 'rejects a non-hex digit'",
          "assert is_valid_hex_color('#g12345') is False, 'checks the first digit'",
          "assert is_valid_hex_color('') is False, 'rejects the empty string'"],
-        [("wrong_operator", "!= 7 or text", "!= 7 and text", None),
+        [("incorrect_slice", "for ch in text[1:]", "for ch in text", "legacy:2"),
+         ("wrong_operator", "!= 7 or text", "!= 7 and text", None),
          ("remove_edge_case_check", " or text[0] != \"#\"", "", None),
          ("off_by_one", "len(text) != 7", "len(text) != 6", None),
          ("off_by_one", "for ch in text[1:]", "for ch in text[2:]", None),
@@ -1302,7 +1347,8 @@ TASKS = [
         ["assert moving_average([1, 2, 3, 4], 2) == [1.5, 2.5, 3.5]",
          "assert moving_average([1, 2, 3], 3) == [2.0]", "assert moving_average([1, 2], 3) == []",
          "assert moving_average([1, 2], 0) == []", "assert moving_average([5], 1) == [5.0]"],
-        [("off_by_one_boundary", "window > len(values)", "window >= len(values)", None),
+        [("missing_return", "    return out\n", "", "legacy:2"),
+         ("off_by_one_boundary", "window > len(values)", "window >= len(values)", None),
          ("remove_edge_case_check", "window <= 0 or ", "", None),
          ("wrong_operator", "values[i] - values", "values[i] + values", None),
          ("off_by_one", "values[i - window]", "values[i - window + 1]", None),

@@ -119,7 +119,7 @@ async function refuseEmptyBenchmark(): Promise<void> {
 }
 
 const ORACLE_TABLES = ["executions", "execution_times", "queries", "corpus", "validation"];
-const RELEASE_ORACLE_TABLES = ["oracle_agreement", "oracle_disagreements"];
+const RELEASE_ORACLE_TABLES = ["oracle_agreement", "oracle_disagreements", "oracle_not_in_release"];
 const STATS_TABLES = ["metrics", "pairwise", "breakdowns"];
 
 /** The stages in pipeline order. */
@@ -174,7 +174,8 @@ export const STAGES: StageDef[] = [
         timeout_ms: p.timeout_ms,
         max: p.max_distractors,
         pool: isReleasePool(p) ? "release" : "mutants",
-        release: await bundleDigests(p, ["data/"]),
+        // results/: the pairs its top 10s list without outcomes are run too.
+        release: await bundleDigests(p, ["data/", "results/"]),
       },
       files: [table("tasks"), table("mutants")],
       // A release profile's pool is the release's own: its oracle re-executes

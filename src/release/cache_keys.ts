@@ -1,5 +1,5 @@
 import { sha256Hex } from "../io/hash.ts";
-import type { Bundle, CacheEntry } from "./read_bundle.ts";
+import type { Bundle, CacheEntry } from "./bundle_types.ts";
 
 /**
  * How a test list may have been serialised before hashing into

@@ -1,13 +1,15 @@
-import { AUDIT_MUTATIONS, type MutationComparison as MutationColumns } from "../tables/release.ts";
-import type { AuditRow } from "./audit_row.ts";
+import {
+  type MutationComparison as MutationColumns,
+  RELEASE_MUTATIONS,
+} from "../tables/release.ts";
 import { type Candidate, mutateCodeWith } from "../mutate/mutate_code.ts";
 import type { PythonParser } from "../common/python_parser.ts";
 import type { ReleaseDistractor } from "./release_tasks.ts";
 
-/** The `audit_mutations` table (spec in src/tables/release.ts). */
-export { AUDIT_MUTATIONS };
+/** The `release_mutations` table (spec in src/tables/release.ts). */
+export { RELEASE_MUTATIONS };
 
-/** One row of {@link AUDIT_MUTATIONS}, its `reproduced` narrowed to the values written. */
+/** One row of {@link RELEASE_MUTATIONS}, its `reproduced` narrowed to the values written. */
 export type MutationComparison = Omit<MutationColumns, "reproduced"> & {
   reproduced: "exact" | "trailing_whitespace" | "no";
 };
@@ -90,35 +92,4 @@ export function summarizeMutants(rows: readonly MutationComparison[]): MutationS
 /** Code with trailing whitespace removed from every line and from the end. */
 export function trimTrailing(code: string): string {
   return code.split("\n").map((l) => l.replace(/\s+$/, "")).join("\n").replace(/\n+$/, "");
-}
-
-/**
- * The per-bug-type summary as `audit` rows of the comparison section
- * "mutations" (released = distractors of that type, recomputed = how many the
- * engine reproduced; `match` null: a comparison, not a check).
- */
-export function mutationAuditRows(
-  summary: readonly MutationSummaryRow[],
-  locator: string,
-): AuditRow[] {
-  return summary.flatMap((s) =>
-    (
-      [
-        ["reproduced exactly", s.exact],
-        ["reproduced modulo trailing whitespace", s.exact + s.trailing_whitespace],
-        ["reproduced under the same bug type", s.same_bug_type],
-      ] as const
-    ).map(([quantity, found]) => ({
-      section: "mutations",
-      subject: s.bug_type,
-      metric: "",
-      k: 0,
-      quantity,
-      released: s.released,
-      recomputed: found,
-      tolerance: null,
-      match: null,
-      locator,
-    }))
-  );
 }

@@ -1,6 +1,6 @@
 import { PAPER_COMPARISON, RANKING_AGREEMENT, RANKING_DIFFERENCES } from "../tables/release.ts";
 import type { MetricRow, PairwiseRow, RankingRow } from "../tables/schema.ts";
-import { metricKey } from "./per_query_values.ts";
+import { metricKey } from "./metric_key.ts";
 import type { Bundle, ReleasedPairEntry } from "./read_bundle.ts";
 import {
   pValueTolerance,
@@ -157,7 +157,9 @@ export function comparePaper(input: PaperComparisonInput): PaperComparison {
     input.pairwise.map((p) => [`${p.config_a}|${p.config_b}|${p.metric}|${p.k}`, p]),
   );
   const entries = bundle.pairs.flatMap((p) => Object.values(p.metrics));
-  const ratePrecision = releasedPrecision(entries.flatMap((e) => [e.a_rate, e.b_rate, e.delta]));
+  const ratePrecision = releasedPrecision(
+    entries.flatMap((e) => [e.a_rate, e.b_rate, e.delta].filter((v) => v !== undefined)),
+  );
   const pValues = entries.flatMap((e) =>
     e.mcnemar_exact_p === undefined ? [] : [e.mcnemar_exact_p]
   );
@@ -184,16 +186,20 @@ export function comparePaper(input: PaperComparisonInput): PaperComparison {
         k: key.k,
       };
       const at = `${bundle.files.pairwise}: "${pair.key}"."${name}"`;
-      const rate = (q: "a_rate" | "b_rate" | "delta") =>
+      // Only exec@k carries its rates (tests/README.md); they are compared where written.
+      const rate = (q: "a_rate" | "b_rate" | "delta") => {
+        const released = e[q];
+        if (released === undefined) return;
         push(
           base,
           q,
-          e[q],
+          released,
           kit?.[q],
-          toleranceFor(ratePrecision, e[q], kit?.[q] ?? e[q]),
+          toleranceFor(ratePrecision, released, kit?.[q] ?? released),
           own,
           `${at}.${q}`,
         );
+      };
       rate("a_rate");
       rate("b_rate");
       rate("delta");

@@ -1,5 +1,9 @@
 import { readTableRows, writeTable } from "../io/arrow_table.ts";
-import { ORACLE_AGREEMENT, ORACLE_DISAGREEMENTS } from "../tables/release.ts";
+import {
+  ORACLE_AGREEMENT,
+  ORACLE_DISAGREEMENTS,
+  ORACLE_NOT_IN_RELEASE,
+} from "../tables/release.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, writeRejects } from "../io/rejects.ts";
 import { VALIDATION } from "../oracle/stage.ts";
@@ -9,10 +13,10 @@ import { type SuiteResult, SuiteRunner } from "../oracle/run_suites.ts";
 import type { TaskRow } from "../sources/task.ts";
 import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES, TASKS } from "../tables/schema.ts";
 import { cacheEntryFor, detectTestsRule, kitOutcome } from "./cache_keys.ts";
-import { readBundle } from "./read_bundle.ts";
-import { releasedCorpusRow, releasedQueryRows } from "./release_tables.ts";
+import { type Bundle, readBundle } from "./read_bundle.ts";
+import { releasedCorpusRow, releasedQueryRows } from "./release_table_rows.ts";
 
-export { ORACLE_AGREEMENT, ORACLE_DISAGREEMENTS };
+export { ORACLE_AGREEMENT, ORACLE_DISAGREEMENTS, ORACLE_NOT_IN_RELEASE };
 
 /** Options of {@link runReleaseOracleStage}. */
 export interface ReleaseOracleOptions {
@@ -33,7 +37,10 @@ const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * re-executed against its released suite (cached and resumable like the
  * default oracle), and every verdict and test outcome is set beside the
  * release's execution cache in `oracle_agreement` and
- * `oracle_disagreements`. Writes the usual `executions`, `execution_times`,
+ * `oracle_disagreements`. The pairs a released top 10 lists with no outcomes
+ * (another query's snippet: not in the release's cache, results/README.md)
+ * are run too, and set apart in `oracle_not_in_release`, not counted as
+ * disagreements. Writes the usual `executions`, `execution_times`,
  * `queries`, `corpus` and `validation` tables.
  */
 export async function runReleaseOracleStage(options: ReleaseOracleOptions): Promise<{
@@ -61,6 +68,7 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
     result: Promise<SuiteResult>;
   }
   const jobs: Job[] = [];
+  const unreleased = notInRelease(bundle, taskOf);
   try {
     for (const q of bundle.queries) {
       const task = taskOf.get(q.query_id);
@@ -84,7 +92,14 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
         });
       }
     }
-    await Promise.all(jobs.map((j) => j.result));
+    for (const u of unreleased) {
+      u.result = runner.run({
+        setup: "",
+        code: bundle.corpus.get(u.corpusId)!.code,
+        tests: u.tests,
+      });
+    }
+    await Promise.all([...jobs.map((j) => j.result), ...unreleased.map((u) => u.result)]);
   } finally {
     await runner.close();
   }
@@ -151,6 +166,33 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
     });
   }
 
+  const notInReleaseRows: Record<string, unknown>[] = [];
+  for (const u of unreleased) {
+    const r = await u.result!;
+    const snippet = bundle.corpus.get(u.corpusId)!;
+    const kitPass = allPass(r.outcomes);
+    notInReleaseRows.push({
+      query_id: u.task.task_id,
+      corpus_id: u.corpusId,
+      label: snippet.label,
+      bug_type: snippet.bug_type,
+      tests: r.outcomes.length,
+      kit_pass: kitPass,
+      listed_by: u.listedBy,
+    });
+    count("not_in_release_pairs");
+    count("not_in_release_listings", u.listedBy);
+    if (kitPass) count("not_in_release_kit_pass");
+    const key = `${r.codeSha}:${r.testsSha}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    r.outcomes.forEach((o, i) => {
+      const row = { code_sha256: r.codeSha, tests_sha256: r.testsSha, runtime, test_index: i };
+      executions.push({ ...row, outcome: o.outcome });
+      times.push({ ...row, ms: o.ms });
+    });
+  }
+
   const queries = releasedQueryRows(bundle, taskOf);
   // The whole released pool, including snippets of queries the tasks stage
   // refused: they are still what every released ranking ranked against.
@@ -178,6 +220,7 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
   times.sort(bySuiteAndTest);
   agreement.sort(byQueryCorpus);
   disagreements.sort(byQueryCorpus);
+  notInReleaseRows.sort(byQueryCorpus);
   queries.sort((a, b) => byString(a.query_id as string, b.query_id as string));
   corpus.sort((a, b) => byString(a.corpus_id as string, b.corpus_id as string));
   const validation = [...counts.entries()]
@@ -200,6 +243,12 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
       ORACLE_DISAGREEMENTS,
       { metadata },
     ),
+    oracle_not_in_release: await writeTable(
+      "oracle_not_in_release",
+      notInReleaseRows,
+      ORACLE_NOT_IN_RELEASE,
+      { metadata },
+    ),
   };
   await writeRejects("oracle", rejects);
   const testsTotal = agreement.reduce((n, r) => n + (r.tests as number), 0);
@@ -212,4 +261,45 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
       testsAgreeing: testsTotal - disagreements.length,
     },
   };
+}
+
+/** A pair the release lists in a top 10 with no outcomes, to run. */
+interface Unreleased {
+  task: TaskRow;
+  corpusId: string;
+  tests: string[];
+  /** How many results files list it. */
+  listedBy: number;
+  result?: Promise<SuiteResult>;
+}
+
+/**
+ * Every (query, snippet) pair some released top 10 lists with an empty
+ * `test_results` (the documented mark of a pair outside the execution
+ * cache), once, for a query the tasks stage kept.
+ */
+function notInRelease(bundle: Bundle, taskOf: ReadonlyMap<string, TaskRow>): Unreleased[] {
+  const queryOf = new Map(bundle.queries.map((q) => [q.query_id, q]));
+  const pairs = new Map<string, Unreleased>();
+  for (const run of bundle.runs) {
+    for (const pq of run.per_query) {
+      const task = taskOf.get(pq.query_id);
+      if (!task) continue;
+      for (const r of pq.top_results) {
+        if (r.test_results.length > 0) continue;
+        const key = `${pq.query_id}\u0000${r.corpus_id}`;
+        const known = pairs.get(key);
+        if (known) known.listedBy++;
+        else {
+          pairs.set(key, {
+            task,
+            corpusId: r.corpus_id,
+            tests: queryOf.get(pq.query_id)!.test_suite,
+            listedBy: 1,
+          });
+        }
+      }
+    }
+  }
+  return [...pairs.values()];
 }

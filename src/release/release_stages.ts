@@ -7,7 +7,7 @@ import { progress } from "../io/progress.ts";
 import { loadPythonParser } from "../common/python_parser.ts";
 import { readReleaseDistractors } from "./release_tasks.ts";
 import { type ReleasedSystem, releasedSystems } from "./bundle_source.ts";
-import { AUDIT_MUTATIONS, compareMutants } from "./compare_mutants.ts";
+import { compareMutants, RELEASE_MUTATIONS } from "./compare_mutants.ts";
 import {
   comparePaper,
   PAPER_COMPARISON,
@@ -15,6 +15,7 @@ import {
   RANKING_DIFFERENCES,
 } from "./paper_comparison.ts";
 import { type Bundle, readBundle } from "./read_bundle.ts";
+import { RELEASE_FINDINGS } from "../tables/release.ts";
 import { summaryEntryFor, writeReleaseEmbedding } from "./release_embeddings.ts";
 
 /** Tables the compare stage writes. */
@@ -23,6 +24,7 @@ export const COMPARE_TABLES = [
   "ranking_agreement",
   "ranking_differences",
   "release_mutations",
+  "release_findings",
 ] as const;
 
 /** The embedding file of a released system. */
@@ -105,9 +107,10 @@ export function releasedConfigMap(
 /**
  * The compare stage of a release profile: the paper's numbers beside the
  * kit's (`paper_comparison`), the agreement of the top-10 lists
- * (`ranking_agreement`, `ranking_differences`), and the kit's mutation
- * engine run over the released canonicals, looking for each released
- * distractor (`release_mutations`).
+ * (`ranking_agreement`, `ranking_differences`), the kit's mutation engine
+ * run over the released canonicals, looking for each released distractor
+ * (`release_mutations`), and what the reader noticed in the bundle without
+ * refusing it (`release_findings`).
  */
 export async function runCompareStage(
   options: { bundleDir: string; configs: readonly string[]; quiet?: boolean },
@@ -151,14 +154,20 @@ export async function runCompareStage(
     release_mutations: await writeTable(
       "release_mutations",
       mutations as unknown as Record<string, unknown>[],
-      AUDIT_MUTATIONS,
+      RELEASE_MUTATIONS,
       { metadata },
     ),
+    release_findings: await writeTable("release_findings", bundle.findings, RELEASE_FINDINGS, {
+      metadata,
+    }),
   };
   const flagged = result.comparison.filter((r) => r.flagged).length;
   if (!options.quiet) {
+    const noticed = bundle.findings.reduce((n, f) => n + f.count, 0);
+    const documented = bundle.findings.filter((f) => f.documented).reduce((n, f) => n + f.count, 0);
     console.error(
-      `compare: ${result.comparison.length} released numbers beside the kit's, ${flagged} flagged`,
+      `compare: ${result.comparison.length} released numbers beside the kit's, ${flagged} flagged; ` +
+        `${noticed} findings in the bundle (${documented} of documented cases)`,
     );
   }
   return { flagged, compared: result.comparison.length, tables };

@@ -5,7 +5,8 @@ import { SourceError } from "../sources/external.ts";
 import { deriveEntryPoint } from "../sources/mbpp.ts";
 import { type PythonSyntax, pythonSyntax } from "../sources/python_syntax.ts";
 import { checkTask, type SourceRead, type TaskDraft, taskReject } from "../sources/task.ts";
-import { BUNDLE_FILES } from "./read_bundle.ts";
+import { BUNDLE_FILES } from "./bundle_files.ts";
+import { resolveId } from "./read_data.ts";
 import { readReleasedCorpus, readReleasedQueries, type ReleasedSnippet } from "./released_rows.ts";
 
 /** A released buggy variant paired with a query, kept for comparison with ours. */
@@ -72,9 +73,10 @@ async function isFile(path: string): Promise<boolean> {
  *
  * Inconsistencies become rejects, never crashes: malformed or mistyped rows,
  * duplicate query or corpus ids (a duplicated corpus id is also refused
- * wherever a query uses it, since it is ambiguous), a correct id missing from
- * the corpus or labelled incorrect, a distractor id missing or labelled
- * correct, a corpus row from another entry than its query.
+ * wherever a query uses it, since it is ambiguous), a correct or distractor
+ * id missing from the corpus. A label or generation batch that disagrees
+ * with the query is not a reason to drop it (the bundle reader counts it as
+ * a finding).
  *
  * Its tasks are named after the released query ids, e.g. `release/q_0001`.
  */
@@ -119,23 +121,12 @@ export async function readRelease(dir: string, syntax: PythonSyntax): Promise<Re
     }
     seen.set(q.query_id, locator);
 
-    // Every correct id must resolve to one row labelled correct, of this entry.
+    // Every id must resolve to one corpus row, by the bundle reader's rule
+    // (read_data.ts): a label or batch that disagrees is its finding, not a
+    // reason to drop the task, since the query's own lists say what is correct.
     const resolve = (id: string, role: "correct" | "distractor"): ReleasedSnippet | string => {
-      if (duplicated.has(id)) {
-        return `ambiguous corpus id: ${role} id ${id} is duplicated in corpus`;
-      }
-      const row = corpus.get(id);
-      if (!row) return `missing corpus row: ${role} id ${id} is not in the corpus`;
-      const want = role === "correct" ? "correct" : "incorrect";
-      if (row.label !== want) {
-        return `label mismatch: ${role} id ${id} is labelled ${row.label}`;
-      }
-      if (
-        q.entry_id !== null && row.source_entry_id !== null && row.source_entry_id !== q.entry_id
-      ) {
-        return `entry mismatch: ${role} id ${id} is from entry ${row.source_entry_id}, the query from ${q.entry_id}`;
-      }
-      return row;
+      const r = resolveId(q, id, role, { corpus, duplicated });
+      return "problem" in r ? r.problem : r.row;
     };
     const correct = q.correct_corpus_ids.map((id) => resolve(id, "correct"));
     const bad = correct.find((c) => typeof c === "string");

@@ -13,4 +13,5 @@ export * from "./headline.ts";
 export * from "./paper_comparison_view.ts";
 export * from "./release_summary.ts";
 export * from "./release_queries.ts";
+export * from "./release_audit.ts";
 export * from "./closing_the_gap.ts";

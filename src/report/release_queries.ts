@@ -46,3 +46,17 @@ export const RELEASE_MUTATIONS_SQL = `SELECT * FROM release_mutations ORDER BY t
 /** How many released pairwise numbers the run has (0 outside a release run). */
 export const RELEASE_PAIRWISE_COUNT_SQL = `
 SELECT CAST(COUNT(*) AS INTEGER) AS n FROM paper_comparison WHERE section = 'pairwise'`;
+
+/** Every released number the kit does not regenerate, with where it is. */
+export const RELEASE_FLAGGED_SQL = `
+SELECT section, model, model_b, metric, k, quantity, released, kit, status, locator
+FROM paper_comparison WHERE flagged ORDER BY section, config, config_b, metric, k, quantity`;
+
+/** What the reader noticed in the bundle without refusing it. */
+export const RELEASE_FINDINGS_SQL = `
+SELECT file, place, kind, documented, count, example FROM release_findings
+ORDER BY documented DESC, file, place, kind`;
+
+/** The oracle's counts of the pairs a released top 10 lists with no outcomes, run by the kit. */
+export const NOT_IN_RELEASE_GATES_SQL = `
+SELECT gate, count FROM validation WHERE gate LIKE 'not_in_release_%'`;

@@ -1,7 +1,7 @@
 import { type RowOf, tableSpec } from "../io/arrow_table.ts";
 
-// The tables of a release run: the compare and release-oracle stages' comparisons
-// of the kit with the ExecRetrieval release, and the `import --audit` tables.
+// The tables of a release run: the release-oracle and compare stages' comparisons
+// of the kit with the ExecRetrieval release, and what the reader noticed.
 
 /**
  * `paper_comparison`: every number the release reports for a system the kit
@@ -87,42 +87,39 @@ export const ORACLE_DISAGREEMENTS = tableSpec({
 export type OracleDisagreementRow = RowOf<typeof ORACLE_DISAGREEMENTS>;
 
 /**
- * The `audit` table: one row per released number checked against the kit's
- * recomputation from the released rankings (and, in summary rows, the
- * re-execution and mutation comparisons).
+ * `release_findings`: what the reader noticed in the bundle without refusing
+ * it, one row per (file, place, kind), counted, with the first occurrence.
  */
-export const AUDIT = tableSpec({
-  section: "utf8", // metrics | leaderboard | intervals | pairwise | executions | relevance | mutations
-  subject: "utf8", // a model, a pair "A vs B", or "all"
-  metric: "utf8", // released family: exec | precision | ndcg | exec_ndcg_gap | ...
-  k: "int32", // 0 when the number has no cutoff
-  quantity: "utf8", // what the number is: value, ci95_low, a_only, mcnemar_exact_p, ...
-  released: "float64",
-  recomputed: "float64?", // null when the kit cannot recompute it
-  tolerance: "float64?", // accepted |released − recomputed|
-  match: "bool?", // null when not recomputed
-  locator: "utf8", // the released file and key the number comes from
+export const RELEASE_FINDINGS = tableSpec({
+  file: "utf8", // relative to the bundle's folder
+  place: "utf8", // where in the file (a field path)
+  kind: "utf8", // what was noticed (FINDING_KINDS in src/release/findings.ts)
+  documented: "bool", // the release's READMEs describe this case as normal
+  count: "int32",
+  example: "utf8", // the first occurrence
 });
-/** One row of {@link AUDIT}. */
-export type AuditRow = RowOf<typeof AUDIT>;
+/** One row of {@link RELEASE_FINDINGS}. */
+export type ReleaseFindingRow = RowOf<typeof RELEASE_FINDINGS>;
 
-/** The `audit_executions` table: one row per (released snippet, test) re-executed. */
-export const AUDIT_EXECUTIONS = tableSpec({
-  query_id: "utf8",
+/**
+ * `oracle_not_in_release`: each (query, snippet) pair a released top 10
+ * lists with no outcomes (not in the release's execution cache), run by the
+ * kit against the query's suite.
+ */
+export const ORACLE_NOT_IN_RELEASE = tableSpec({
+  query_id: "utf8", // the kit's query id (release/<query_id>)
   corpus_id: "utf8",
-  label: "utf8",
+  label: "utf8", // the snippet's corpus label (another query's canonical is "correct")
   bug_type: "utf8?",
-  test_index: "int32",
-  released: "utf8?", // as released (FAIL:<msg> kept); null when the cache lacks the pair
-  recomputed: "utf8", // the kit's sandbox outcome
-  match: "bool", // released (FAIL:<msg> read as FAIL) equals recomputed
-  runtime: "utf8",
+  tests: "int32",
+  kit_pass: "bool",
+  listed_by: "int32", // how many results files list the pair
 });
-/** One row of {@link AUDIT_EXECUTIONS}. */
-export type ExecutionComparison = RowOf<typeof AUDIT_EXECUTIONS>;
+/** One row of {@link ORACLE_NOT_IN_RELEASE}. */
+export type OracleNotInReleaseRow = RowOf<typeof ORACLE_NOT_IN_RELEASE>;
 
-/** The `audit_mutations` table: one row per released distractor. */
-export const AUDIT_MUTATIONS = tableSpec({
+/** The `release_mutations` table: one row per released distractor. */
+export const RELEASE_MUTATIONS = tableSpec({
   task_id: "utf8",
   corpus_id: "utf8",
   released_bug_type: "utf8",
@@ -132,5 +129,5 @@ export const AUDIT_MUTATIONS = tableSpec({
   same_bug_type: "bool?", // null when not reproduced
   candidates: "int32", // how many candidates the engine made from the canonical
 });
-/** One row of {@link AUDIT_MUTATIONS}. */
-export type MutationComparison = RowOf<typeof AUDIT_MUTATIONS>;
+/** One row of {@link RELEASE_MUTATIONS}. */
+export type MutationComparison = RowOf<typeof RELEASE_MUTATIONS>;

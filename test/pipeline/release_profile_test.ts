@@ -188,7 +188,7 @@ function startEditedRuns(): Promise<unknown> {
 }
 
 Deno.test({
-  name: "the release profile regenerates every released number of the dense systems",
+  name: "L12: the release profile regenerates every released number of the dense systems",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -204,6 +204,31 @@ Deno.test({
     );
     ok(points.some((r) => r.quantity === "p_mcnemar"), "McNemar p compared");
     ok(points.every((r) => r.equal === true));
+    // Each exec@k pair's counts, rates, delta, p and interval beside the kit's (tests/README.md).
+    const execPair = dense.filter((r) => r.section === "pairwise" && r.metric === "exec");
+    assertEquals([...new Set(execPair.map((r) => r.quantity))].sort(), [
+      "a_only",
+      "a_rate",
+      "b_only",
+      "b_rate",
+      "both",
+      "ci_high",
+      "ci_low",
+      "delta",
+      "neither",
+      "p_mcnemar",
+    ]);
+    // execution_precision@k and ndcg@k carry their interval only, and it is compared.
+    assertEquals(
+      [
+        ...new Set(
+          dense.filter((r) => r.section === "pairwise" && r.metric !== "exec").map((r) =>
+            r.quantity
+          ),
+        ),
+      ].sort(),
+      ["ci_high", "ci_low"],
+    );
     // BM25 is the kit's own, shown beside the released one and never flagged.
     ok(comparison.some((r) => r.config === "bm25" && r.status === "kit_own"));
     assertEquals(flagged(base), []);
@@ -222,6 +247,61 @@ Deno.test({
     assertEquals(oracle.map((r) => r.corpus_id).sort(), [...own].sort());
     ok(oracle.every((r) => r.agree === true));
     assertEquals(rows(base, "oracle_disagreements"), []);
+    // What the reader noticed is the documented empty lists only, one row per results file.
+    const findings = rows(base, "release_findings");
+    assertEquals(findings.map((f) => [f.kind, f.documented]), [
+      ["not_in_cache", true],
+      ["not_in_cache", true],
+      ["not_in_cache", true],
+      ["not_in_cache", true],
+    ]);
+  },
+});
+
+Deno.test({
+  name: "R6: the pairs the release left without outcomes are run by the kit, apart",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await runBase();
+    const empty = new Map<string, number>();
+    for await (const e of Deno.readDir(join(FIXTURE, "results"))) {
+      if (!e.name.endsWith(".json") || !/__|BM25/.test(e.name)) continue;
+      const file = JSON.parse(await Deno.readTextFile(join(FIXTURE, "results", e.name)));
+      for (const pq of file.per_query) {
+        for (const r of pq.top_results) {
+          if (r.test_results.length > 0) continue;
+          const key = `release/${pq.query_id} ${r.corpus_id}`;
+          empty.set(key, (empty.get(key) ?? 0) + 1);
+        }
+      }
+    }
+    ok(empty.size > 0, "the fixture has top-10 entries outside the execution cache");
+    const ran = rows(base, "oracle_not_in_release");
+    assertEquals(
+      ran.map((r) => [`${r.query_id} ${r.corpus_id}`, r.listed_by]),
+      [...empty.entries()].sort(([a], [b]) => a < b ? -1 : 1),
+    );
+    // Each is another query's snippet, failing this query's tests when the kit runs it.
+    ok(ran.every((r) => r.kit_pass === false && Number(r.tests) > 0));
+    // The oracle's counts (what the Release audit page shows) say the same.
+    const gate = (name: string) =>
+      rows(base, "validation").find((r) => r.gate === name)?.count ?? 0;
+    assertEquals(
+      [
+        gate("not_in_release_pairs"),
+        gate("not_in_release_listings"),
+        gate("not_in_release_kit_pass"),
+      ],
+      [ran.length, [...empty.values()].reduce((a, b) => a + b, 0), 0],
+    );
+    // Counted apart: no disagreement, and the own pool's agreement is whole.
+    assertEquals(rows(base, "oracle_disagreements"), []);
+    // Every one of them executed once, beside the 119 own pairs (the fixture's codes are distinct).
+    const executed = new Set(
+      rows(base, "executions").map((r) => `${r.code_sha256}/${r.tests_sha256}`),
+    );
+    assertEquals(executed.size, 119 + ran.length);
   },
 });
 

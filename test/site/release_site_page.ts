@@ -3,7 +3,9 @@
  * loopback and check that the Overview shows the paper's headline numbers
  * regenerated from the released systems and the comparison's status line,
  * and that the Leaderboard, Significance and Functional-gap pages set
- * released numbers beside the kit's with no cell flagged; and, on a run of a
+ * released numbers beside the kit's with no cell flagged, and the Release
+ * audit page shows the run's own comparison, findings and oracle agreement
+ * (never "No release has been audited"); and, on a run of a
  * bundle copy with one released metric changed (re-signed in SHA256SUMS,
  * {@link alterReleasedExec1}), that exactly that cell is flagged on the
  * Leaderboard. The runs (`execret reproduce` with the release profile on the
@@ -82,7 +84,7 @@ export async function checkReleaseSite(
     servers.push(server);
     // Each step's page loads while the step before it runs (pages_ahead.ts).
     const openAhead = pagesAhead(
-      ["/", "/leaderboard", "/significance", "/gap", "/benchmark"],
+      ["/", "/leaderboard", "/significance", "/gap", "/benchmark", "/audit"],
       reusedTabs(context, server.url, {
         problem: (path, text) => problems.push(`${path}: ${text}`),
       }),
@@ -227,6 +229,51 @@ export async function checkReleaseSite(
         const oracleAll = page.locator("[data-testid=release-oracle] tbody tr", {
           hasText: "all",
         });
+        ok((await oracleAll.innerText()).includes(String(oracle.length)));
+      },
+    );
+
+    await t.step(
+      "Release audit: this run's comparison, findings and oracle agreement",
+      async () => {
+        const page = await openAhead("/audit");
+        await page.locator("[data-testid=audit-findings] tbody tr").first().waitFor(WAIT);
+        await settle(page, "/audit", problems);
+        const text = await page.locator("main").innerText();
+        ok(!text.includes("No release has been audited"), "the page says no release was audited");
+        ok(!text.includes("read no release"), "the page says the run read no release");
+        const findings = await tables("release_findings");
+        const documented = findings.filter((f) => f.documented).reduce(
+          (n, f) => n + Number(f.count),
+          0,
+        );
+        ok(documented > 0, "the fixture's documented empty lists are findings");
+        const status = await page.locator("[data-testid=audit-status]").innerText();
+        ok(
+          status.startsWith(
+            `${comparison.filter((r) => r.status !== "kit_own").length} released ` +
+              `numbers compared, 0 flagged;`,
+          ),
+          status,
+        );
+        ok(status.includes(`noticed ${documented} documented cases and 0 other things`), status);
+        assertEquals(
+          await page.locator("[data-testid=audit-findings] tbody tr").count(),
+          findings.length,
+        );
+        assertEquals(
+          await page.locator("[data-testid=audit-flagged]").innerText(),
+          "No released number is flagged.",
+        );
+        const unreleased = await tables("oracle_not_in_release");
+        ok(unreleased.length > 0);
+        const line = await page.locator("[data-testid=audit-not-in-release]").innerText();
+        ok(
+          line.startsWith(`Not in the release: ${unreleased.length} (query, snippet) pairs`),
+          line,
+        );
+        ok(line.includes("The kit ran them: 0 pass every test"), line);
+        const oracleAll = page.locator("[data-testid=audit-oracle] tbody tr", { hasText: "all" });
         ok((await oracleAll.innerText()).includes(String(oracle.length)));
       },
     );

@@ -64,11 +64,13 @@ const READY: Record<string, string[]> = {
   "/closing_the_gap": ["[data-testid=no-rerankers], [data-testid=reranker-count]"],
   // Each cell runs its own query.
   "/audit": [
-    "[data-testid=audit-sections] table",
-    "[data-testid=audit-mismatches]",
-    "[data-testid=audit-all] table",
+    "[data-testid=audit-status]",
+    "[data-testid=audit-comparison] table",
+    "[data-testid=audit-findings]",
+    "[data-testid=audit-oracle] table",
+    "[data-testid=audit-not-in-release]",
+    "[data-testid=audit-rankings] table",
     "[data-testid=audit-mutations] table",
-    "main svg[class^=plot]",
   ],
 };
 

@@ -120,7 +120,7 @@ async function refuseEmptyBenchmark(): Promise<void> {
 
 const ORACLE_TABLES = ["executions", "execution_times", "queries", "corpus", "validation"];
 const RELEASE_ORACLE_TABLES = ["oracle_agreement", "oracle_disagreements", "oracle_not_in_release"];
-const STATS_TABLES = ["metrics", "pairwise", "breakdowns"];
+const STATS_TABLES = ["metrics", "pairwise", "breakdowns", "model_ranks"];
 
 /** The stages in pipeline order. */
 export const STAGES: StageDef[] = [

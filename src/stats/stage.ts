@@ -1,7 +1,8 @@
 import { writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
-import { BREAKDOWNS, METRICS, PAIRWISE } from "../tables/schema.ts";
+import { BREAKDOWNS, METRICS, MODEL_RANKS, PAIRWISE } from "../tables/schema.ts";
+import { type ModelRankRow, modelRanks } from "./model_ranks.ts";
 import {
   BOOTSTRAP_RESAMPLES,
   BOOTSTRAP_SEED,
@@ -40,11 +41,12 @@ export interface StatsStageResult {
   seconds: number;
 }
 
-/** Rows of the three statistics tables. */
+/** Rows of the four statistics tables. */
 export interface StatsTables {
   metrics: Record<string, unknown>[];
   pairwise: Record<string, unknown>[];
   breakdowns: Record<string, unknown>[];
+  model_ranks: ModelRankRow[];
 }
 
 /**
@@ -156,13 +158,15 @@ export function computeStats(
       pairwise.push(r);
     });
   });
-  return { metrics, pairwise, breakdowns };
+  const model_ranks = modelRanks(overall, pq.series, B);
+  return { metrics, pairwise, breakdowns, model_ranks };
 }
 
 /**
  * The stats stage: read `per_query.arrow` (plus `rerank_per_query.arrow`
  * when the rerank stage wrote it), write `metrics.arrow`,
- * `pairwise.arrow` and `breakdowns.arrow` (specs in src/tables/schema.ts).
+ * `pairwise.arrow`, `breakdowns.arrow` and `model_ranks.arrow` (specs in
+ * src/tables/schema.ts).
  * Deterministic: the same per_query, B and seed give byte-identical tables.
  */
 export async function runStatsStage(options: StatsStageOptions = {}): Promise<StatsStageResult> {
@@ -186,6 +190,12 @@ export async function runStatsStage(options: StatsStageOptions = {}): Promise<St
   const metrics = await writeTable("metrics", tables.metrics, METRICS, { metadata });
   const pairwise = await writeTable("pairwise", tables.pairwise, PAIRWISE, { metadata });
   const breakdowns = await writeTable("breakdowns", tables.breakdowns, BREAKDOWNS, { metadata });
+  await writeTable(
+    "model_ranks",
+    tables.model_ranks as unknown as Record<string, unknown>[],
+    MODEL_RANKS,
+    { metadata: { ...metadata, rank: "1 + configs strictly better; interval rounded outward" } },
+  );
   return {
     configs: pq.configs,
     queries: pq.queryIds.length,

@@ -3,6 +3,7 @@ import { mcnemar_exact, mcnemar_table } from "./mcnemar.ts";
 import { holm_bonferroni } from "./holm.ts";
 import { below, xoshiro128ss } from "./rng.ts";
 import { bootstrapMeans, percentileInterval, resampleCounts, resampler } from "./bootstrap.ts";
+import { computeStats } from "./stage.ts";
 
 const close = (a: number, b: number, eps = 1e-12) => ok(Math.abs(a - b) <= eps, `${a} ≠ ${b}`);
 
@@ -115,4 +116,41 @@ Deno.test("bootstrap: same seed, same interval; wasm sums equal the plain loop",
   assertEquals(percentileInterval(col(w2, 0)), [lo, hi]);
   const [other] = run("wasm", 99);
   ok(percentileInterval(col(other, 0)).some((v, i) => v !== [lo, hi][i]));
+});
+
+Deno.test("model_ranks: each config's rank from the metrics, its interval from the shared resamples", () => {
+  const n = 60, B = 300;
+  const next = xoshiro128ss(11);
+  // "best" passes every query, "mid" and "mid2" two thirds (not the same ones), "low" a tenth.
+  const rate = (p: number) =>
+    Float64Array.from({ length: n }, () => (next() % 1000 < p * 1000 ? 1 : 0));
+  const values = new Map([
+    ["best", Float64Array.from({ length: n }, () => 1)],
+    ["mid", rate(0.66)],
+    ["mid2", rate(0.66)],
+    ["low", rate(0.1)],
+  ]);
+  const pq = {
+    configs: [...values.keys()],
+    queryIds: Array.from({ length: n }, (_, i) => `q${i}`),
+    source: Array.from({ length: n }, () => "s"),
+    domain: Array.from({ length: n }, () => "d"),
+    series: [{ metric: "exec", k: 1 }],
+    values,
+  };
+  const { metrics, model_ranks } = computeStats(pq, { bootstrap: B, seed: 3, quiet: true });
+  const value = new Map(metrics.map((m) => [m.config as string, m.value as number]));
+  for (const r of model_ranks) {
+    assertEquals(r.metric, "exec");
+    assertEquals(r.n_configs, 4);
+    // Its rank: one more than the configs with a strictly higher exec@1.
+    assertEquals(r.rank, 1 + [...value.values()].filter((v) => v > value.get(r.config)!).length);
+    ok(r.rank_ci_low <= r.rank && r.rank <= r.rank_ci_high, JSON.stringify(r));
+  }
+  const by = new Map(model_ranks.map((r) => [r.config, r]));
+  // Always first and always last: certain; the two middle ones cannot be told apart.
+  assertEquals([by.get("best")!.rank_ci_low, by.get("best")!.rank_ci_high], [1, 1]);
+  assertEquals([by.get("low")!.rank_ci_low, by.get("low")!.rank_ci_high], [4, 4]);
+  assertEquals([by.get("mid")!.rank_ci_low, by.get("mid")!.rank_ci_high], [2, 3]);
+  assertEquals([by.get("mid2")!.rank_ci_low, by.get("mid2")!.rank_ci_high], [2, 3]);
 });

@@ -207,6 +207,23 @@ export const PAIRWISE = tableSpec({
 /** One row of {@link PAIRWISE}. */
 export type PairwiseRow = RowOf<typeof PAIRWISE>;
 
+/**
+ * Where each config stands among the run's configs per leaderboard metric
+ * and k: its rank (1 = best; ties share a rank) and a 95% rank interval over
+ * the same bootstrap resamples as the metrics' intervals (src/stats/model_ranks.ts).
+ */
+export const MODEL_RANKS = tableSpec({
+  config: "utf8",
+  metric: "utf8",
+  k: "int32",
+  rank: "int32",
+  rank_ci_low: "int32",
+  rank_ci_high: "int32",
+  n_configs: "int32",
+});
+/** One row of {@link MODEL_RANKS}. */
+export type ModelRankTableRow = RowOf<typeof MODEL_RANKS>;
+
 /** The paper's ten task domains. */
 export const DOMAINS = [
   "bit_manipulation",

@@ -3,10 +3,13 @@ import type { DenseProvider, EmbedReport, RequestLimits, Role } from "./provider
 import type { ResolvedOptions } from "./provider.ts";
 import {
   HttpError,
+  MAX_RETRIES,
   newStats,
   postJson,
   type RequestStats,
+  RETRY_BUDGET_MS,
   type RetryOptions,
+  type RetryState,
 } from "./http_client.ts";
 import { finishVectors } from "./vectors.ts";
 import { packBatches, requestLimits, truncateToTokens } from "./request_budget.ts";
@@ -29,23 +32,44 @@ export interface HostedProvider extends DenseProvider {
   stats: RequestStats;
 }
 
-/** Retry settings from the invocation (defaults: 60 s timeout, 6 retries, 1 s first backoff). */
+/**
+ * Retry settings from the invocation (defaults: 60 s timeout, 20 retries,
+ * 1 s first backoff, 5 min of waiting in all), with a progress line per
+ * retry that says when it waits on a rate limit and how much of its budget
+ * is left.
+ */
 export function retryOptions(inv: Invocation): RetryOptions {
   return {
     label: inv.name,
+    provider: inv.provider,
     timeoutMs: inv.timeout_ms ?? 60_000,
-    maxRetries: inv.max_retries ?? 6,
+    maxRetries: inv.max_retries ?? MAX_RETRIES,
     backoffMs: inv.backoff_ms ?? 1000,
-    onRetry: (reason, delay, attempt) => {
+    budgetMs: inv.retry_budget_ms ?? RETRY_BUDGET_MS,
+    onRetry: (reason, delay, attempt, state) => {
       if (Deno.env.get("EXECRET_QUIET") !== "1") {
-        console.error(
-          `${inv.name}: retry ${attempt} in ${(delay / 1000).toFixed(1)} s (${
-            reason.slice(0, 160)
-          })`,
-        );
+        console.error(retryLine(inv.name, reason, delay, attempt, state));
       }
     },
   };
+}
+
+/**
+ * One progress line for a retry: a rate limit says so, with the wait and
+ * what is left of the retry budget (a trial key can take minutes).
+ */
+export function retryLine(
+  label: string,
+  reason: string,
+  delayMs: number,
+  attempt: number,
+  state: RetryState,
+): string {
+  const wait = `${(delayMs / 1000).toFixed(1)} s`;
+  if (!state.rateLimited) return `${label}: retry ${attempt} in ${wait} (${reason.slice(0, 160)})`;
+  const left = Math.max(0, state.budgetMs - state.waitedMs) / 1000;
+  return `${label}: waiting on a rate limit (HTTP 429): retry ${attempt} in ${wait}, ` +
+    `${left.toFixed(0)} s of the ${(state.budgetMs / 1000).toFixed(0)} s retry budget left`;
 }
 
 /**

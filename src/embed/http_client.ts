@@ -1,4 +1,4 @@
-import { retryHint } from "./retry_hints.ts";
+import { quotaExhausted, retryHint } from "./retry_hints.ts";
 
 export { parseRetryAfter } from "./retry_hints.ts";
 
@@ -22,15 +22,64 @@ export interface RetryOptions {
   /** First backoff delay in ms; doubles each retry, capped at `maxBackoffMs`. */
   backoffMs: number;
   maxBackoffMs?: number;
+  /**
+   * Time the retries of one request may spend waiting, in all (default
+   * {@link RETRY_BUDGET_MS}): at least a full rate-limit window, since a
+   * trial key's limit (Voyage without a payment method: 3 requests a
+   * minute; a Cohere trial key: 10) is often met with no Retry-After.
+   */
+  budgetMs?: number;
+  /** The provider, named when a quota or billing limit stops the run. */
+  provider?: string;
   /** Called before each retry (progress display, tests). */
-  onRetry?: (reason: string, delayMs: number, attempt: number) => void;
+  onRetry?: (reason: string, delayMs: number, attempt: number, retry: RetryState) => void;
 }
+
+/** Where a request's retries stand, for the progress line. */
+export interface RetryState {
+  /** The last failure was a rate limit (HTTP 429). */
+  rateLimited: boolean;
+  /** Waited so far, including this delay, in ms. */
+  waitedMs: number;
+  /** The budget it may wait in all, in ms. */
+  budgetMs: number;
+}
+
+/** Default time one request's retries may wait in all: five rate-limit windows of a minute. */
+export const RETRY_BUDGET_MS = 5 * 60_000;
+
+/** Default retries after the first attempt: enough for the budget at the backoff cap. */
+export const MAX_RETRIES = 20;
 
 /** A failure worth another attempt (timeouts, 429, 5xx, network errors, unparsable bodies). */
 export class RetryableError extends Error {
-  constructor(message: string, readonly retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+    readonly rateLimited = false,
+    /** No answer at all (refused, unreachable): worth a few quick tries, not minutes. */
+    readonly unreachable = false,
+  ) {
     super(message);
     this.name = "RetryableError";
+  }
+}
+
+/**
+ * Retries of a request that got no connection at all: a server that is not
+ * there (a wrong base_url, a local server not started) is said within
+ * seconds, not after the rate-limit budget.
+ */
+export const UNREACHABLE_RETRIES = 3;
+
+/**
+ * A quota or billing limit (a monthly allowance used up, no credit left, a
+ * spending cap): waiting minutes will not lift it, so the run stops at once.
+ */
+export class QuotaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "QuotaError";
   }
 }
 
@@ -69,14 +118,23 @@ export function retryDelay(attempt: number, options: RetryOptions, retryAfterMs?
   return base / 2 + Math.random() * (base / 2);
 }
 
-/** Run `attempt` until it succeeds, retrying RetryableErrors; any other error ends at once. */
+/**
+ * Run `attempt` until it succeeds, retrying RetryableErrors while retries and
+ * the wait budget last; any other error ends at once.
+ */
 export async function withRetries<T>(
   options: RetryOptions,
   attempt: (signal: AbortSignal) => Promise<T>,
   stats?: RequestStats,
 ): Promise<T> {
   let last = "";
+  let waited = 0;
+  const budget = options.budgetMs ?? RETRY_BUDGET_MS;
+  let outOfBudget = false;
+  let unreachable = 0;
+  let attempts = 0;
   for (let i = 0; i <= options.maxRetries; i++) {
+    attempts = i + 1;
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -94,15 +152,34 @@ export async function withRetries<T>(
       if (!(err instanceof RetryableError)) throw err;
       last = err.message;
       if (i === options.maxRetries) break;
+      unreachable = err.unreachable ? unreachable + 1 : 0;
+      if (unreachable > UNREACHABLE_RETRIES) break;
       const delay = retryDelay(i, options, err.retryAfterMs);
+      if (waited + delay > budget) {
+        outOfBudget = true;
+        break;
+      }
+      waited += delay;
       if (stats) stats.retries++;
-      options.onRetry?.(err.message, delay, i + 1);
+      options.onRetry?.(err.message, delay, i + 1, {
+        rateLimited: err.rateLimited,
+        waitedMs: waited,
+        budgetMs: budget,
+      });
       await new Promise((r) => setTimeout(r, delay));
     } finally {
       clearTimeout(timer);
     }
   }
-  throw new Error(`${options.label}: gave up after ${options.maxRetries + 1} attempts: ${last}`);
+  throw new Error(
+    `${options.label}: gave up after ${
+      outOfBudget
+        ? `${(waited / 1000).toFixed(0)} s of waiting (its retry budget is ${
+          (budget / 1000).toFixed(0)
+        } s: raise retry_budget_ms)`
+        : `${attempts} attempts`
+    }: ${last}`,
+  );
 }
 
 const RETRY_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
@@ -140,7 +217,12 @@ export function postJson(
     } catch (e) {
       if (e instanceof RetryableError) throw e;
       if (signal.aborted && signal.reason instanceof RetryableError) throw signal.reason;
-      throw new RetryableError(`request failed: ${(e as Error).message}`);
+      throw new RetryableError(
+        `request failed: ${(e as Error).message}`,
+        undefined,
+        false,
+        true,
+      );
     }
     let text: string;
     try {
@@ -153,6 +235,15 @@ export function postJson(
       const snippet = text.slice(0, 200).replace(/\s+/g, " ");
       const message = `HTTP ${res.status} from ${url}: ${snippet}`;
       const hint = retryHint(res.headers, text);
+      const quota = quotaExhausted(res.status, text, hint.afterMs !== undefined);
+      if (quota !== null) {
+        throw new QuotaError(
+          `${options.label}: ${
+            options.provider ?? "the provider"
+          }: ${quota} (HTTP ${res.status} from ${url}: ${snippet}); ` +
+            "retrying will not help: add credit, raise the limit or wait for it to reset",
+        );
+      }
       if (hint.noRetry) {
         throw new HttpError(
           `${options.label}: ${message} (x-should-retry: false, not retried)`,
@@ -161,7 +252,7 @@ export function postJson(
         );
       }
       if (isRetryableStatus(res.status) || hint.forceRetry) {
-        throw new RetryableError(message, hint.afterMs);
+        throw new RetryableError(message, hint.afterMs, res.status === 429);
       }
       throw new HttpError(`${options.label}: ${message}`, res.status, text);
     }

@@ -70,6 +70,11 @@ export interface Invocation {
   max_retries?: number;
   /** First backoff delay (ms); doubles per retry, with jitter. */
   backoff_ms?: number;
+  /**
+   * Time one request's retries may wait in all (ms; default 5 min): at least
+   * a full rate-limit window for a trial key that sends no Retry-After.
+   */
+  retry_budget_ms?: number;
   /** bm25: term-frequency saturation and length normalisation. */
   k1?: number;
   b?: number;

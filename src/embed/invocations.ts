@@ -38,6 +38,7 @@ const KNOWN_KEYS = new Set([
   "timeout_ms",
   "max_retries",
   "backoff_ms",
+  "retry_budget_ms",
   "k1",
   "b",
   "doc",
@@ -75,7 +76,7 @@ export function validateInvocation(
   }
   if (typeof e.normalize !== "boolean") fail(`"normalize" must be true or false`);
   for (const k of ["dims", "batch_size", "concurrency", "max_chars", "timeout_ms"]) int(k);
-  for (const k of ["max_retries", "backoff_ms"]) {
+  for (const k of ["max_retries", "backoff_ms", "retry_budget_ms"]) {
     if (e[k] !== undefined && (!Number.isInteger(e[k]) || (e[k] as number) < 0)) {
       fail(`"${k}" must be a non-negative integer`);
     }

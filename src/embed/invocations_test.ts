@@ -111,7 +111,7 @@ Deno.test("a broken table file names the file", async () => {
   await Deno.writeTextFile(path, JSON.stringify({ invocations: [{ name: "a", provider: "use" }] }));
   await rejects(
     loadInvocations(path),
-    new RegExp(`^Error: ${path}: entry 0 \\(a\\): missing "model"`),
+    new RegExp(`^UserError: ${path}: entry 0 \\(a\\): missing "model"`),
   );
   await rejects(invocationFor("zzz"), /unknown config "zzz"; known: bm25, tfidf, use/);
   await Deno.remove(path);

@@ -118,7 +118,17 @@ export async function runEmbedStage(options: EmbedStageOptions): Promise<EmbedSt
       continue;
     }
     items ??= await readItems();
-    const result = await embedConfig(inv, items, options);
+    let result: EmbedConfigResult;
+    try {
+      result = await embedConfig(inv, items, options);
+    } catch (e) {
+      // What a hosted API answered (a quota reached, a key refused, a server
+      // gone) is the user's to fix, in one line naming the config; the
+      // batches it embedded are cached, so a rerun continues from there.
+      if (!providerEntry(inv.provider, options.provider?.providers).hosted) throw e;
+      if (e instanceof UserError) throw e;
+      throw new UserError((e as Error).message.split("\n")[0]);
+    }
     result.seconds = (performance.now() - t0) / 1000;
     results.push(result);
   }

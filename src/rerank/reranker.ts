@@ -70,6 +70,8 @@ export interface RerankCost {
   api_calls: number;
   /** Tokens billed or counted for those requests (hosted; 0 when unknown). */
   tokens: number;
+  /** Cohere's billed search units for those requests (what it bills rerank by; else absent). */
+  search_units?: number;
 }
 
 /** One query's new order. */

@@ -155,6 +155,7 @@ export async function runRerankStage(options: RerankStageOptions): Promise<Reran
           tests: r.cost.tests,
           api_calls: r.cost.api_calls,
           tokens: r.cost.tokens,
+          search_units: r.cost.search_units ?? 0,
         });
         times.push({
           config: spec.config,

@@ -22,6 +22,7 @@ export const RERANK_COST = tableSpec({
   tests: "int32",
   api_calls: "int32",
   tokens: "int32",
+  search_units: "float64", // Cohere bills rerank in these; 0 for the others
 });
 /** One row of {@link RERANK_COST}. */
 export type RerankCostRow = RowOf<typeof RERANK_COST>;

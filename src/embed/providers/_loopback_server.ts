@@ -182,15 +182,29 @@ export const faults = {
       "retry-after-ms": String(ms),
     });
   },
-  /** 429 that must not be retried (`x-should-retry: false`, e.g. quota exhausted). */
+  /** 429 that must not be retried (`x-should-retry: false`). */
   noRetry(): Response {
     return json(
-      { error: { message: "You exceeded your current quota", code: "insufficient_quota" } },
+      { error: { message: "Rate limit reached for requests", type: "requests" } },
       429,
       {
         "x-should-retry": "false",
       },
     );
+  },
+  /** A 429 with no Retry-After (a trial key's rate limit: Voyage, Cohere). */
+  rateLimited(): Response {
+    return json({ error: { message: "Rate limit reached for requests", type: "requests" } }, 429);
+  },
+  /** OpenAI's quota error: a 429 no wait will lift (credit used up). */
+  insufficientQuota(): Response {
+    return json({
+      error: {
+        message: "You exceeded your current quota, please check your plan and billing details.",
+        type: "insufficient_quota",
+        code: "insufficient_quota",
+      },
+    }, 429);
   },
   /** Gemini's 429 RESOURCE_EXHAUSTED with a RetryInfo detail (`delay` like "13s" or "0.5s"). */
   geminiRetryInfo(delay: string): Response {
@@ -200,7 +214,10 @@ export const faults = {
         message: "You exceeded your current quota, please check your plan and billing details.",
         status: "RESOURCE_EXHAUSTED",
         details: [
-          { "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [] },
+          {
+            "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+            violations: [{ quotaId: "EmbedContentRequestsPerMinutePerProjectPerModel-FreeTier" }],
+          },
           { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: delay },
         ],
       },

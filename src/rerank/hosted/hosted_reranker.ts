@@ -54,7 +54,12 @@ export function hostedReranker(
         // Past the entry's top_k: base order, below every reranked score.
         ...tail.map((c, i) => ({ corpus_id: c.corpus_id, score: low - 1 - i })),
       ],
-      cost: { ...zeroCost(), api_calls: got.calls, tokens: got.tokens },
+      cost: {
+        ...zeroCost(),
+        api_calls: got.calls,
+        tokens: got.tokens,
+        search_units: got.searchUnits,
+      },
     };
   };
   return {
@@ -70,7 +75,10 @@ export function hostedReranker(
         }
       };
       await Promise.all(
-        Array.from({ length: Math.min(CONCURRENCY, input.queries.length) }, worker),
+        Array.from(
+          { length: Math.min(entry.concurrency ?? CONCURRENCY, input.queries.length) },
+          worker,
+        ),
       );
       return { queries: out };
     },

@@ -1,10 +1,13 @@
 import {
   HttpError,
+  MAX_RETRIES,
   newStats,
   postJson,
   type RequestStats,
+  RETRY_BUDGET_MS,
   type RetryOptions,
 } from "../../embed/http_client.ts";
+import { retryLine } from "../../embed/hosted.ts";
 import { packBatches, truncateToTokens } from "../../embed/request_budget.ts";
 import { isTooLong, TooLongError } from "../../embed/too_long.ts";
 import {
@@ -49,20 +52,18 @@ export interface RerankScores {
   truncated: number[];
 }
 
-/** Retry settings of a reranker (defaults: 60 s timeout, 6 retries, 1 s first backoff). */
+/** Retry settings of a reranker (defaults as for an embedding config: see `retryOptions`). */
 export function rerankRetryOptions(entry: HostedRerankerEntry, quiet = false): RetryOptions {
   return {
     label: entry.name,
+    provider: entry.provider,
     timeoutMs: entry.timeout_ms ?? 60_000,
-    maxRetries: entry.max_retries ?? 6,
+    maxRetries: entry.max_retries ?? MAX_RETRIES,
     backoffMs: entry.backoff_ms ?? 1000,
-    onRetry: (reason, delay, attempt) => {
+    budgetMs: entry.retry_budget_ms ?? RETRY_BUDGET_MS,
+    onRetry: (reason, delay, attempt, state) => {
       if (quiet || Deno.env.get("EXECRET_QUIET") === "1") return;
-      console.error(
-        `${entry.name}: retry ${attempt} in ${(delay / 1000).toFixed(1)} s (${
-          reason.slice(0, 160)
-        })`,
-      );
+      console.error(retryLine(entry.name, reason, delay, attempt, state));
     },
   };
 }

@@ -306,7 +306,8 @@ Deno.test("a document the API calls too long is cut to limits.tokens_per_documen
 Deno.test("a too-long document with no per-document limit is a one-line error", async () => {
   const server = await serverFor("jina-reranker-m0", { maxDocumentChars: 50 });
   try {
-    const { entry, options } = await setup("jina-reranker-m0", server);
+    const { entry: declared, options } = await setup("jina-reranker-m0", server);
+    const entry = { ...declared, limits: {} };
     await rejects(
       rerankScores(entry, QUERY, ["x".repeat(60)], options),
       /^Error: jina-reranker-m0: document 0 \(60 chars\) is too long and the entry sets no limits\.tokens_per_document/,

@@ -42,10 +42,14 @@ export interface HostedRerankerEntry {
   limits: RerankLimits;
   /** Per-request timeout in ms (default 60 s). */
   timeout_ms?: number;
-  /** Retries after the first attempt (default 6). */
+  /** Retries after the first attempt (default 20). */
   max_retries?: number;
   /** First backoff delay in ms (default 1 s), doubling per retry with jitter. */
   backoff_ms?: number;
+  /** Time one request's retries may wait in all, in ms (default 5 min). */
+  retry_budget_ms?: number;
+  /** Queries reranked at once, each its own requests (default 4). */
+  concurrency?: number;
   /** Extra native request fields merged into every body (e.g. an instruction). */
   params?: Record<string, unknown>;
   /** Documentation page the wire format and limits come from. */
@@ -70,6 +74,8 @@ const KNOWN_KEYS = new Set([
   "timeout_ms",
   "max_retries",
   "backoff_ms",
+  "retry_budget_ms",
+  "concurrency",
   "params",
   "doc",
   "notes",
@@ -93,12 +99,12 @@ export function validateReranker(raw: unknown, where: string): HostedRerankerEnt
   if (e.base_url === undefined && e.base_url_env === undefined) {
     fail(`needs "base_url" or "base_url_env"`);
   }
-  for (const k of ["top_k", "timeout_ms"]) {
+  for (const k of ["top_k", "timeout_ms", "concurrency"]) {
     if (e[k] !== undefined && (!Number.isInteger(e[k]) || (e[k] as number) <= 0)) {
       fail(`"${k}" must be a positive integer`);
     }
   }
-  for (const k of ["max_retries", "backoff_ms"]) {
+  for (const k of ["max_retries", "backoff_ms", "retry_budget_ms"]) {
     if (e[k] !== undefined && (!Number.isInteger(e[k]) || (e[k] as number) < 0)) {
       fail(`"${k}" must be a non-negative integer`);
     }

@@ -47,6 +47,8 @@ function fast(i: number): UnitJob {
  * clone's `make unit`: wall s / CPU-s of the job's processes (sampled from /proc).
  */
 export const UNIT_JOBS: readonly UnitJob[] = [
+  // Waits out a 70 s rate limit: ~100 s wall, nearly all of it idle, so first.
+  { name: "rate-limit", paths: ["test/pipeline/rate_limit_test.ts"] },
   // Builds the fixture run's site and checks its pages in Chromium. 126 / 75.
   { name: "site", paths: ["test/site"] },
   // Two runs of the quick profile's first 20 tasks, one killed twice. 94 / 64.
@@ -63,6 +65,8 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   { name: "run-inputs", paths: ["test/pipeline/run_inputs_test.ts"] },
   // Three quick-subset runs with use: warm second profile against cold. ~55 s wall.
   { name: "warm-profile", paths: ["test/pipeline/warm_profile_test.ts"] },
+  // A user's model on a loopback server: release and default runs, errors. ~55 s wall.
+  { name: "your-model", paths: ["test/pipeline/your_model_test.ts"] },
   // The whole pipeline on generated tasks. 32 / 20.
   { name: "growth", paths: ["src/bench/growth_test.ts"] },
   // ~120 files in three shards: 59, 51 and 27 s; 87 CPU-s together.

@@ -28,7 +28,7 @@ export interface Manifest {
 }
 
 /** Folders under out/ that hold a run's outputs, and nothing else. */
-export const OUTPUT_DIRS = ["tables", "parquet", "embeddings"];
+export const OUTPUT_DIRS = ["tables", "parquet", "embeddings", "results"];
 
 function arrowRows(bytes: Uint8Array): number | null {
   try {

@@ -10,6 +10,7 @@ import { invocationFor, userInvocationFiles } from "../embed/invocations.ts";
 import { isSparse, providerEntry } from "../embed/registry.ts";
 import { runScoreStage } from "../score/stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
+import { resultsPath, writeResultsFiles } from "../export/release_results.ts";
 import { stageRejectFiles, summarizeRejects, writeCombinedRejects } from "../io/rejects.ts";
 import { pick, readTableRows } from "../io/arrow_table.ts";
 import { UserError } from "../io/user_error.ts";
@@ -367,6 +368,32 @@ export const STAGES: StageDef[] = [
       const dir = await bundleDirOf(p);
       if (dir === null) return;
       await runCompareStage({ bundleDir: dir, configs: await configsOf(p), quiet });
+    },
+  },
+  {
+    // One file per config in the release's per-model format (results/README.md).
+    name: "results",
+    after: ["compare"],
+    tables: [],
+    inputs: (p) =>
+      Promise.resolve({
+        settings: { ks: p.ks },
+        files: [
+          "tasks",
+          "queries",
+          "corpus",
+          "executions",
+          "rankings",
+          "rerank_rankings",
+          "metrics",
+        ]
+          .map(table),
+        entry: "src/export/release_results.ts",
+      }),
+    outputs: async (p) =>
+      [...await configsOf(p), ...await rerankersOf(p)].sort().map((c) => resultsPath(c)),
+    run: async (p) => {
+      await writeResultsFiles(p.ks);
     },
   },
 ];

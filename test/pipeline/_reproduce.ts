@@ -53,8 +53,15 @@ export function reproduce(
   ]);
 }
 
-/** Start `execret <args>` on the out folder `out` (its cache inside it), as `reproduce` does. */
-export function execret(out: string, args: string[]): Deno.ChildProcess {
+/**
+ * Start `execret <args>` on the out folder `out` (its cache inside it), as
+ * `reproduce` does; `env` adds variables (EXECRET_RELEASE_MIRROR, keys).
+ */
+export function execret(
+  out: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, ...args],
     // No EXECRET_* variable but these: a test earlier in the same process
@@ -66,6 +73,7 @@ export function execret(out: string, args: string[]): Deno.ChildProcess {
       EXECRET_CACHE: `${out}/cache`,
       EXECRET_PROGRESS_SECONDS: "0.2",
       EXECRET_QUIET: "0",
+      ...env,
     },
     stdout: "piped",
     stderr: "piped",

@@ -3,8 +3,8 @@ import { type Invocation, roleParams, textToSend } from "../invocation.ts";
 import type { ResolvedOptions } from "../provider.ts";
 import type { EmbedReport, Role } from "../provider.ts";
 import { embedWithinLimits, type HostedProvider, parseDataList, retryOptions } from "../hosted.ts";
-import { newStats, RetryableError, withRetries } from "../http_client.ts";
-import { retryHint } from "../retry_hints.ts";
+import { newStats, QuotaError, RetryableError, withRetries } from "../http_client.ts";
+import { quotaExhausted, retryHint } from "../retry_hints.ts";
 import { isTooLong, TooLongError } from "../too_long.ts";
 import { finishVectors } from "../vectors.ts";
 import { defineProvider } from "../provider_entry.ts";
@@ -83,18 +83,30 @@ function classify(e: unknown, inv: Invocation, OpenAI: OpenAISdk): Error {
     return new RetryableError(`no response in time (${(e as Error).message})`);
   }
   if (e instanceof OpenAI.APIConnectionError) {
-    return new RetryableError(`connection failed: ${e.message}`);
+    return new RetryableError(`connection failed: ${e.message}`, undefined, false, true);
   }
   if (e instanceof OpenAI.APIError && typeof e.status === "number") {
     const status = e.status;
     const body = `${e.message} ${JSON.stringify(e.error ?? null)}`;
     const message = `HTTP ${status}: ${e.message.slice(0, 200).replace(/\s+/g, " ")}`;
     const hint = retryHint(e.headers, body);
+    // The SDK hands back the error object itself; the checks read it as the body would be.
+    const quota = quotaExhausted(
+      status,
+      JSON.stringify({ error: e.error ?? null, message: e.message }),
+      hint.afterMs !== undefined,
+    );
+    if (quota !== null) {
+      return new QuotaError(
+        `${inv.name}: ${inv.provider}: ${quota} (${message}); ` +
+          "retrying will not help: add credit, raise the limit or wait for it to reset",
+      );
+    }
     if (hint.noRetry) {
       return new Error(`${inv.name}: ${message} (x-should-retry: false, not retried)`);
     }
     if (status === 429 || status === 408 || status === 409 || status >= 500 || hint.forceRetry) {
-      return new RetryableError(message, hint.afterMs);
+      return new RetryableError(message, hint.afterMs, status === 429);
     }
     if (isTooLong("openai", status, body)) return new TooLongError(message);
     return new Error(`${inv.name}: ${message}`);

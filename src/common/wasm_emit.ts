@@ -48,7 +48,6 @@ function vec(items: number[][]): number[] {
 
 /** Value types. */
 export const I32 = 0x7f;
-export const F32 = 0x7d;
 export const V128 = 0x7b;
 
 /** Opcodes used by the kernels (scalar and SIMD, the latter after the 0xfd prefix). */

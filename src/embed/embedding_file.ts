@@ -27,12 +27,19 @@ export function libraryVersions(provider: string): Record<string, string> {
 }
 
 /**
- * Write `out/embeddings/<config>.arrow` per the contract in provider.ts:
- * columns id, role, vector (fixed-size list of float32) and string metadata
- * config, provider, model, similarity, dims, normalized, invocation, versions,
- * created_at, plus any `extra` keys (provenance such as a source file's
- * digest; they cannot replace the contract's keys). Atomic; the same rows
- * and metadata give the same bytes.
+ * Write `out/embeddings/<config>.arrow` (an Arrow IPC stream; columns in
+ * src/tables/embeddings.ts). The contract between the embed stage (writer)
+ * and the score stage (reader): columns `id` (a query_id or corpus_id),
+ * `role` (query | document), `vector` (fixed-size list of `dims` float32);
+ * string metadata `config`, `provider`, `model`, `similarity` (cosine | dot),
+ * `dims`, `normalized` ("true" | "false"), `invocation` (JSON of the table
+ * entry), `versions` (JSON), `created_at` (ISO time of the earliest vector
+ * fetch in the cache, so reruns give identical bytes), plus any `extra` keys
+ * (provenance such as a source file's digest, or `truncated_inputs` when the
+ * kit cut texts to a provider's per-input limit; they cannot replace the
+ * contract's keys). Rows: queries first, then pool snippets, each in table
+ * order; sparse configs (bm25, tfidf) have no file. Atomic; the same rows and
+ * metadata give the same bytes.
  */
 export async function writeEmbeddingFile(
   path: string,

@@ -58,28 +58,6 @@ export interface SparseProvider {
 export type Provider = DenseProvider | SparseProvider;
 
 /**
- * The contract of `out/embeddings/<config>.arrow` (Arrow IPC stream), shared by
- * the embed stage (writer) and the score stage (reader):
- * columns `id` (utf8: a query_id or corpus_id), `role` (utf8: query | document),
- * `vector` (fixed-size list of float32, `dims` long); schema metadata (all
- * strings) `config`, `provider`, `model`, `similarity` (cosine | dot), `dims`,
- * `normalized` ("true" | "false"), `invocation` (JSON of the table entry),
- * `versions` (JSON), `created_at` (ISO time of the earliest vector fetch in
- * the cache, so reruns give identical bytes), and `truncated_inputs` (the
- * number of distinct texts the kit cut to the provider's per-input limit
- * after a too-long answer; present only when above 0, so files of runs
- * without truncation keep their bytes). Rows: queries first, then pool
- * snippets, each in table order. Sparse configs (bm25, tfidf) have no file.
- * Writer: `runEmbedStage` (stage.ts); readers: `readEmbeddingFile` and
- * `summarizeEmbeddingFile` (embedding_file.ts).
- */
-export const EMBEDDING_FILE_COLUMNS = {
-  id: "utf8",
-  role: "utf8",
-  vector: "fixed float32 list",
-} as const;
-
-/**
  * Options a provider is built with: the environment resolved and the key and
  * base URL looked up (by the registry, which builds providers; kept here so
  * providers need not import the registry that imports them).

@@ -30,11 +30,6 @@ export function usePackageKernels(): () => void {
  * paths). If the package's tokenizer does not expose its vocabulary (another
  * version), its own stays.
  */
-export function fastenUseModel<M extends Pick<EmbeddingsModel, "tokenizer">>(model: M): M {
-  speedUpUseModel(model);
-  return model;
-}
-
 export function speedUpUseModel(model: Pick<EmbeddingsModel, "tokenizer">): () => void {
   const tokenizer = model.tokenizer as unknown as {
     vocabulary?: unknown;

@@ -104,7 +104,3 @@ export async function writeStamp(stage: string, key: string, outputs: string[]):
   await atomicWrite(stampPath(stage), JSON.stringify(stamp, null, 2) + "\n");
 }
 
-/** Forget a stage's stamp (its outputs will be recomputed next time). */
-export async function clearStamp(stage: string): Promise<void> {
-  await Deno.remove(stampPath(stage)).catch(() => {});
-}

@@ -29,9 +29,6 @@ export type {
 } from "./bundle_types.ts";
 export { BUNDLE_FILES, resolveBundleDir } from "./bundle_files.ts";
 
-/** The metric families of the release, in report order. */
-export const RELEASED_METRICS = ["exec", "precision", "ndcg", "exec_ndcg_gap"] as const;
-
 /**
  * Read a released bundle: the kit's one reader of the release, used by every
  * stage of a release run. A bundle is refused (one {@link BundleError}

@@ -1,5 +1,4 @@
 import { writeTable } from "../io/arrow_table.ts";
-import { tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { RANKINGS } from "../tables/schema.ts";
 import { appendPerQuery, perQueryColumns, writePerQuery } from "./per_query_columns.ts";
@@ -152,5 +151,3 @@ export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreSt
   return result;
 }
 
-/** Path of the rankings table. */
-export const rankingsPath = (): string => tablePath("rankings");

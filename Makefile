@@ -11,7 +11,7 @@ FLAGS ?=
 RUN := $(DENO) run --allow-all --unstable-worker-options --cached-only src/cli/main.ts
 export ONNXRUNTIME_NODE_INSTALL_CUDA := skip
 
-.PHONY: deps test check unit reproduce site preview sql bench bench-growth clean site-shots
+.PHONY: deps test check unit reproduce site preview sql bench bench-growth clean site-shots install
 
 $(LOCAL_DENO):
 	@if [ -z "$(SYSTEM_DENO)" ]; then \
@@ -24,6 +24,11 @@ node_modules/.execret-installed: deno.json deno.lock | $(if $(SYSTEM_DENO),,$(LO
 	@touch node_modules/.execret-installed
 
 deps: node_modules/.execret-installed
+
+# The `execret` command on PATH: a launcher in $(PREFIX)/bin for this checkout.
+PREFIX ?= $(HOME)/.local
+install: deps
+	@$(SHELL) scripts/install_execret.sh "$(DENO)" "$(PREFIX)"
 
 check: deps
 	$(DENO) fmt --check

@@ -67,6 +67,8 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   { name: "warm-profile", paths: ["test/pipeline/warm_profile_test.ts"] },
   // A user's model on a loopback server: release and default runs, errors. ~55 s wall.
   { name: "your-model", paths: ["test/pipeline/your_model_test.ts"] },
+  // The README's shard example through the installed execret command. ~40 s wall.
+  { name: "readme-shards", paths: ["test/docs/readme_shards_test.ts"] },
   // The whole pipeline on generated tasks. 32 / 20.
   { name: "growth", paths: ["src/bench/growth_test.ts"] },
   // ~120 files in three shards: 59, 51 and 27 s; 87 CPU-s together.

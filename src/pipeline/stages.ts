@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { embeddingsDir, outDir, tablePath } from "../io/paths.ts";
 import type { Profile } from "./profile.ts";
 import type { StageInputs } from "./stamp.ts";
+import { REPO_ROOT } from "./code_fingerprint.ts";
 import { runTasksStage, sourceInputDigests } from "../sources/stage.ts";
 import { runMutateStage } from "../mutate/stage.ts";
 import { runOracleStage } from "../oracle/stage.ts";
@@ -65,9 +66,12 @@ const EMBED_WORKER = "src/embed/_embed_worker.ts";
 const table = (name: string) => tablePath(name);
 const rejects = (stage: string) => join(outDir(), "tables", `rejects_${stage}.arrow`);
 
+/** A committed file of the repository, wherever `execret` runs from. */
+const committed = (path: string) => join(REPO_ROOT, path);
+
 /** The invocation tables configs are read from: the built-in one and the user's own. */
 function invocationTables(): string[] {
-  return ["data/invocations.json", ...userInvocationFiles()];
+  return [committed("data/invocations.json"), ...userInvocationFiles()];
 }
 
 function mirrorFiles(): string[] {
@@ -136,7 +140,11 @@ export const STAGES: StageDef[] = [
         // What `jsonl:FILE`, `release:DIR` and the like read, by content.
         inputs: await sourceInputDigests(await sourcesOf(p)),
       },
-      files: ["data/builtin_tasks.jsonl", "data/sources.json", ...mirrorFiles()],
+      files: [
+        committed("data/builtin_tasks.jsonl"),
+        committed("data/sources.json"),
+        ...mirrorFiles(),
+      ],
       entry: "src/sources/stage.ts",
       assets: [GRAMMAR],
     }),
@@ -299,7 +307,7 @@ export const STAGES: StageDef[] = [
         ...["rankings", "queries", "corpus", "tasks"].map(table),
         // Read by import.meta.url through the hosted rerankers' modules.
         ...invocationTables(),
-        "data/rerankers.json",
+        committed("data/rerankers.json"),
       ],
       entry: "src/rerank/stage.ts",
       assets: [

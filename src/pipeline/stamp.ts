@@ -1,4 +1,4 @@
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileDigest } from "../io/file_digest.ts";
 import { canonicalJson, sha256Hex } from "../io/hash.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
@@ -45,7 +45,14 @@ export async function fingerprint(
   root: string = REPO_ROOT,
 ): Promise<string> {
   const files: Record<string, string | null> = {};
-  for (const f of [...inputs.files].sort()) files[f] = await fileDigest(f);
+  for (const f of inputs.files) {
+    // A file of the repository is named as in it, wherever the repository
+    // and the working folder are, so a stamp means the same from any folder
+    // `execret` runs in; others as given (out/ is relative to that folder).
+    const path = resolve(f);
+    const inRepo = relative(root, path);
+    files[inRepo.startsWith("..") || isAbsolute(inRepo) ? f : inRepo] = await fileDigest(path);
+  }
   const code = await codeFingerprint(inputs.entry, inputs.assets ?? [], root);
   return sha256Hex(canonicalJson({ settings: inputs.settings ?? null, files, code }));
 }
@@ -103,4 +110,3 @@ export async function writeStamp(stage: string, key: string, outputs: string[]):
   const stamp: Stamp = { stage, key, outputs: digests };
   await atomicWrite(stampPath(stage), JSON.stringify(stamp, null, 2) + "\n");
 }
-

@@ -150,4 +150,3 @@ export async function runScoreStage(options: ScoreStageOptions): Promise<ScoreSt
   result.perQuery = await writePerQuery(perQuery, metadata);
   return result;
 }
-

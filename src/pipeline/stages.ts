@@ -4,6 +4,7 @@ import type { Profile } from "./profile.ts";
 import type { StageInputs } from "./stamp.ts";
 import { REPO_ROOT } from "./code_fingerprint.ts";
 import { runTasksStage, sourceInputDigests } from "../sources/stage.ts";
+import { ALL_TASK_SOURCES } from "./task_sources.ts";
 import { runMutateStage } from "../mutate/stage.ts";
 import { runOracleStage } from "../oracle/stage.ts";
 import { runEmbedStage } from "../embed/stage.ts";
@@ -138,7 +139,7 @@ export const STAGES: StageDef[] = [
         sources: p.sources,
         release: await bundleDigests(p, ["data/queries.jsonl", "data/corpus.jsonl"]),
         // What `jsonl:FILE`, `release:DIR` and the like read, by content.
-        inputs: await sourceInputDigests(await sourcesOf(p)),
+        inputs: await sourceInputDigests(await sourcesOf(p), { registry: ALL_TASK_SOURCES }),
       },
       files: [
         committed("data/builtin_tasks.jsonl"),
@@ -152,7 +153,7 @@ export const STAGES: StageDef[] = [
       return Promise.resolve([...this.tables.map(table), rejects("tasks")]);
     },
     run: async (p, quiet) => {
-      await runTasksStage({ sources: await sourcesOf(p), quiet });
+      await runTasksStage({ sources: await sourcesOf(p), quiet, registry: ALL_TASK_SOURCES });
     },
   },
   {

@@ -1,6 +1,7 @@
 /**
- * Task sources → the `tasks` table: built-in tasks, MBPP, HumanEval, an
- * ExecRetrieval release, or any JSONL in the schema of data/TASKS_SCHEMA.md.
+ * Task sources → the `tasks` table: built-in tasks, MBPP, HumanEval, or any
+ * JSONL in the schema of data/TASKS_SCHEMA.md (an ExecRetrieval release's
+ * reader is src/release/release_source.ts).
  */
 export {
   buildTasks,
@@ -12,7 +13,6 @@ export {
   type TasksStageOptions,
   type TasksStageResult,
 } from "./stage.ts";
-export { readReleaseDistractors, type ReleaseDistractor } from "../release/release_tasks.ts";
 export {
   resolveSource,
   type SourceContext,

@@ -1,6 +1,5 @@
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readRelease } from "../release/release_tasks.ts";
 import { loadManifest, obtainSource, SourceError } from "./external.ts";
 import { humanEvalTasks } from "./humaneval.ts";
 import { readTaskJsonl } from "./jsonl.ts";
@@ -69,9 +68,11 @@ function manifestSource(
 }
 
 /**
- * The kit's task sources. To add one, write its reader (a function to a
- * {@link SourceRead}) and add one line here; `buildTasks` takes another
- * registry for tests and extensions.
+ * The kit's task sources of this layer. To add one, write its reader (a
+ * function to a {@link SourceRead}) and add one line here; `buildTasks`
+ * takes another registry for tests and extensions. The paper's release,
+ * whose reader lives above (src/release/), joins them in
+ * src/pipeline/task_sources.ts, the registry the pipeline and the CLI use.
  */
 export const TASK_SOURCES: SourceRegistry = {
   builtin: {
@@ -88,18 +89,6 @@ export const TASK_SOURCES: SourceRegistry = {
   },
   mbpp: manifestSource("mbpp", mbppTasks),
   humaneval: manifestSource("humaneval", humanEvalTasks),
-  release: {
-    argument: "<dir>",
-    // Its two files, in either layout (readRelease takes whichever exists);
-    // not the whole folder, whose embeddings the tasks do not read.
-    inputs: (dir) =>
-      ["data/queries.jsonl", "data/corpus.jsonl", "queries.jsonl", "corpus.jsonl"].map((f) =>
-        join(dir, f)
-      ),
-    async read(dir, ctx) {
-      return { label: "release", read: await readRelease(dir, ctx.syntax) };
-    },
-  },
   jsonl: {
     argument: "<path>",
     async read(path, ctx) {

@@ -1,11 +1,12 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { SourceError } from "./external.ts";
 import { resolveSource, type SourceRegistry, TASK_SOURCES } from "./registry.ts";
+import { ALL_TASK_SOURCES } from "../pipeline/task_sources.ts";
 
 Deno.test("a source name resolves to its kind and argument", () => {
   const kindOf = (name: string) => {
-    const { source, arg } = resolveSource(name);
-    const kind = Object.entries(TASK_SOURCES).find(([, s]) => s === source)![0];
+    const { source, arg } = resolveSource(name, ALL_TASK_SOURCES);
+    const kind = Object.entries(ALL_TASK_SOURCES).find(([, s]) => s === source)![0];
     return [kind, arg];
   };
   assertEquals(kindOf("builtin"), ["builtin", ""]);
@@ -17,10 +18,10 @@ Deno.test("a source name resolves to its kind and argument", () => {
 });
 
 Deno.test("an unknown kind, a missing or an unexpected argument lists what is accepted", () => {
-  const expected = "(expected builtin, mbpp, humaneval, release:<dir> or jsonl:<path>)";
+  const expected = "(expected builtin, mbpp, humaneval, jsonl:<path> or release:<dir>)";
   for (const name of ["nope", "release", "release:", "jsonl:", "mbpp:x", "toString"]) {
     throws(
-      () => resolveSource(name),
+      () => resolveSource(name, ALL_TASK_SOURCES),
       (e) => e instanceof SourceError && e.message === `unknown source "${name}" ${expected}`,
       name,
     );
@@ -36,4 +37,9 @@ Deno.test("another registry is listed in its own order", () => {
     () => resolveSource("builtin", registry),
     /^SourceError: unknown source "builtin" \(expected only\)$/,
   );
+});
+
+Deno.test("the sources layer's own registry has no release: it joins above, in the pipeline", () => {
+  assertEquals(Object.keys(TASK_SOURCES), ["builtin", "mbpp", "humaneval", "jsonl"]);
+  assertEquals(Object.keys(ALL_TASK_SOURCES), ["builtin", "mbpp", "humaneval", "jsonl", "release"]);
 });

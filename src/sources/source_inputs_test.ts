@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, notDeepStrictEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { sourceInputDigests } from "./stage.ts";
+import { ALL_TASK_SOURCES as registry } from "../pipeline/task_sources.ts";
 
 Deno.test("what a task source reads is part of the tasks stage's stamp, by content", async () => {
   const dir = await Deno.makeTempDir({ prefix: "execret-inputs-" });
@@ -15,7 +16,7 @@ Deno.test("what a task source reads is part of the tasks stage's stamp, by conte
   await Deno.mkdir(flat);
   await Deno.writeTextFile(join(flat, "queries.jsonl"), "q1\n");
   const sources = ["builtin", "mbpp", `jsonl:${file}`, `release:${bundle}`, `release:${flat}`];
-  const before = await sourceInputDigests(sources);
+  const before = await sourceInputDigests(sources, { registry });
   ok(before[file] && before[join(bundle, "data", "queries.jsonl")], JSON.stringify(before));
   ok(Object.keys(before).some((p) => p.endsWith("data/builtin_tasks.jsonl")));
   // mbpp is fixed by the digest data/sources.json pins, which the stamp covers already.
@@ -28,9 +29,9 @@ Deno.test("what a task source reads is part of the tasks stage's stamp, by conte
       join(flat, "queries.jsonl"),
     ]
   ) {
-    const was = await sourceInputDigests(sources);
+    const was = await sourceInputDigests(sources, { registry });
     await Deno.writeTextFile(edit, "edited\n", { append: true });
-    const now = await sourceInputDigests(sources);
+    const now = await sourceInputDigests(sources, { registry });
     notDeepStrictEqual(now, was, `an edit of ${edit} changes the digests`);
     assertEquals(
       Object.keys(now).filter((k) => now[k] !== was[k]),
@@ -41,6 +42,6 @@ Deno.test("what a task source reads is part of the tasks stage's stamp, by conte
   // A file the bundle does not have yet counts as absent, and its arrival counts.
   assertEquals(before[join(flat, "corpus.jsonl")], null);
   await Deno.writeTextFile(join(flat, "corpus.jsonl"), "c1\n");
-  ok((await sourceInputDigests(sources))[join(flat, "corpus.jsonl")]);
+  ok((await sourceInputDigests(sources, { registry }))[join(flat, "corpus.jsonl")]);
   await Deno.remove(dir, { recursive: true });
 });

@@ -1,4 +1,5 @@
 import { deepStrictEqual as assertEquals, rejects as assertRejects } from "node:assert/strict";
+import { ALL_TASK_SOURCES } from "../pipeline/task_sources.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readRows } from "../io/arrow_table.ts";
@@ -17,6 +18,7 @@ Deno.test("buildTasks orders rows by source, then id with numbers compared numer
     ],
     builtinPath: FIXTURES + "tasks_ok.jsonl",
     quiet: true,
+    registry: ALL_TASK_SOURCES,
   });
   assertEquals(built.labels, ["builtin", "jsonl:duplicate_id.jsonl", "release"]);
   assertEquals(built.rows.map((r) => [r.task_id, r.domain, r.domain_inferred]), [
@@ -46,7 +48,7 @@ Deno.test("a source that cannot be read at all is a one-line source error", asyn
   const cases: [string[], string][] = [
     [
       ["nope"],
-      'unknown source "nope" (expected builtin, mbpp, humaneval, release:<dir> or jsonl:<path>)',
+      'unknown source "nope" (expected builtin, mbpp, humaneval, jsonl:<path> or release:<dir>)',
     ],
     [["jsonl:/no/such/file.jsonl"], "/no/such/file.jsonl: not found"],
     [["builtin", "builtin"], "source builtin is listed twice"],
@@ -57,7 +59,12 @@ Deno.test("a source that cannot be read at all is a one-line source error", asyn
   ];
   for (const [sources, message] of cases) {
     await assertRejects(
-      buildTasks({ sources, quiet: true, builtinPath: FIXTURES + "tasks_ok.jsonl" }),
+      buildTasks({
+        sources,
+        quiet: true,
+        builtinPath: FIXTURES + "tasks_ok.jsonl",
+        registry: ALL_TASK_SOURCES,
+      }),
       (e: unknown) => e instanceof SourceError && e.message === message,
     );
   }

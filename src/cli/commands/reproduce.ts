@@ -6,6 +6,7 @@ import type { StageReport } from "../../pipeline/run_pipeline.ts";
 import { type SiteManifest, writeSiteManifest } from "../../pipeline/manifest.ts";
 import { completeRun } from "../../pipeline/complete_run.ts";
 import { resolveSource } from "../../sources/registry.ts";
+import { ALL_TASK_SOURCES } from "../../pipeline/task_sources.ts";
 import { userInvocationFiles } from "../../embed/invocations.ts";
 import { pick, readTableRows } from "../../io/arrow_table.ts";
 import { REJECTS, TASKS } from "../../tables/schema.ts";
@@ -79,7 +80,9 @@ any fails.
     if (invocations.length > 0) profile = { ...profile, invocations };
     // Every config known, and every source readable by name, before any work.
     // (A bare `release` is the profile's own release, located when the run starts.)
-    for (const source of profile.sources) if (source !== "release") resolveSource(source);
+    for (const source of profile.sources) {
+      if (source !== "release") resolveSource(source, ALL_TASK_SOURCES);
+    }
     const missing = await unavailableConfigs(profile.configs);
     if (missing.length > 0) {
       const list = missing.map((m) => `${m.config} needs ${m.needs.join(" and ")}`).join("; ");

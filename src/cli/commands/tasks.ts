@@ -1,6 +1,7 @@
 import { type Command, parseFlags, printJson, UserError } from "../command.ts";
 import { SourceError } from "../../sources/external.ts";
 import { writeCombinedRejects } from "../../io/rejects.ts";
+import { ALL_TASK_SOURCES } from "../../pipeline/task_sources.ts";
 import {
   DEFAULT_SOURCES,
   runTasksStage,
@@ -61,6 +62,7 @@ folder, default out), EXECRET_CACHE (cache folder, default out/cache).`,
         mirror: values.mirror,
         strict: values.strict ?? false,
         quiet: values.quiet ?? false,
+        registry: ALL_TASK_SOURCES,
       });
     } catch (e) {
       if (e instanceof SourceError) throw new UserError(e.message);

@@ -15,7 +15,7 @@
  * call. The domain is left to the keyword rules.
  */
 import { basename, join } from "node:path";
-import type { Reject } from "../../src/io/rejects.ts";
+import type { Reject } from "../../src/tables/rejects.ts";
 import { deriveEntryPoint } from "../../src/sources/mbpp.ts";
 import type { PythonSyntax } from "../../src/sources/python_syntax.ts";
 import type { TaskSource } from "../../src/sources/registry.ts";

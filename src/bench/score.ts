@@ -10,7 +10,7 @@ import { rankQuery } from "../score/rank_query.ts";
 import { loadNativeGemm, type NativeGemm } from "../score/native_gemm.ts";
 import { twoPathScores } from "../score/two_path_scores.ts";
 import { fnv1a32 } from "../score/tie_break.ts";
-import { xoshiro128ss } from "../stats/rng.ts";
+import { xoshiro128ss } from "../common/rng.ts";
 
 /**
  * numpy's float32 matrix product on the same shapes, best of `repeats`, in a

@@ -3,7 +3,7 @@ import { parseFlags, positiveInt, printJson } from "../cli/command.ts";
 import { BOOTSTRAP_SEED } from "../stats/bootstrap.ts";
 import type { PerQueryMatrix } from "../stats/per_query_matrix.ts";
 import { computeStats } from "../stats/stage.ts";
-import { xoshiro128ss } from "../stats/rng.ts";
+import { xoshiro128ss } from "../common/rng.ts";
 import { BUG_TYPES, DOMAINS } from "../tables/schema.ts";
 
 /**

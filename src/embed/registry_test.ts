@@ -11,7 +11,7 @@ import { PARALLEL_PROVIDERS } from "./parallel_embed.ts";
 import { requestLimits } from "./request_budget.ts";
 import { defineProvider } from "./provider_entry.ts";
 import { bearer, hostedProvider, inputBody, parseDataList } from "./hosted.ts";
-import { json, startLoopback } from "./providers/_loopback_server.ts";
+import { json, startLoopback } from "./providers/loopback_server.ts";
 
 Deno.env.set("EXECRET_QUIET", "1");
 

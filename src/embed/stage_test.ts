@@ -5,7 +5,7 @@ import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
 import { TINY_INVOCATION, TINY_MODELS } from "./_tiny_model.ts";
 import { readEmbeddingFile, summarizeEmbeddingFile } from "./embedding_file.ts";
-import { fakeVector, json, startLoopback } from "./providers/_loopback_server.ts";
+import { fakeVector, json, startLoopback } from "./providers/loopback_server.ts";
 
 const TABLE = {
   invocations: [

@@ -4,7 +4,7 @@ import { writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
 import { readEmbeddingFile } from "./embedding_file.ts";
-import { fakeVector, faults, json, startLoopback } from "./providers/_loopback_server.ts";
+import { fakeVector, faults, json, startLoopback } from "./providers/loopback_server.ts";
 
 Deno.env.set("EXECRET_QUIET", "1");
 

@@ -1,6 +1,6 @@
 import { sha256Hex } from "../io/hash.ts";
 import { progress } from "../io/progress.ts";
-import type { Reject } from "../io/rejects.ts";
+import type { Reject } from "../tables/rejects.ts";
 import type { MutantRow, TaskRow } from "../tables/schema.ts";
 import { type Candidate, mutateCodeWith } from "./mutate_code.ts";
 import type { OperatorEntry } from "./operator_entry.ts";

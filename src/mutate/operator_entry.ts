@@ -1,6 +1,26 @@
-import type { ProposedEdit, SiteContext } from "./operators/_syntax.ts";
+import type { Node } from "../common/python_parser.ts";
 
-export type { ProposedEdit, SiteContext } from "./operators/_syntax.ts";
+/** One proposed edit: replace `code.slice(start, end)` by `text`. */
+export interface ProposedEdit {
+  bug_type: string;
+  operator: string;
+  /** True for operators beyond the paper's six bug types. */
+  extension: boolean;
+  start: number;
+  end: number;
+  text: string;
+  /** A whole statement (whole lines) is deleted: only by an entry marked `deletes`. */
+  deletion?: boolean;
+  /** Where the edit is reported (line, column) when not at `start`: a deleted statement's start. */
+  at?: number;
+}
+
+/** What every operator module sees: the source and its code nodes by type. */
+export interface SiteContext {
+  code: string;
+  /** Nodes by type, outside strings, comments, type annotations and decorators. */
+  nodes: ReadonlyMap<string, readonly Node[]>;
+}
 
 /**
  * One worked example of a fine operator: a function body and the line the
@@ -55,7 +75,7 @@ export interface OperatorEntry {
   deletes?: boolean;
   /**
    * Node types `edits` reads from `ctx.nodes` beyond those the built-in
-   * operators already index (`WANTED` in operators/_syntax.ts), e.g. `"lambda"`.
+   * operators already index (`WANTED` in operators/syntax.ts), e.g. `"lambda"`.
    */
   nodeTypes?: readonly string[];
 }

@@ -9,7 +9,7 @@ import {
   OPERATORS,
   paperBugTypes,
 } from "./operator_registry.ts";
-import { indexNodes } from "./operators/_syntax.ts";
+import { indexNodes } from "./operators/syntax.ts";
 import { loadPythonParser } from "../common/python_parser.ts";
 
 const parser = await loadPythonParser();

@@ -1,7 +1,7 @@
 import { pick, readTableRows, writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { tablePath } from "../io/paths.ts";
-import { writeRejects } from "../io/rejects.ts";
+import { writeRejects } from "../tables/rejects.ts";
 import { MUTANTS, TASKS } from "../tables/schema.ts";
 import { loadPythonParser } from "../common/python_parser.ts";
 import {

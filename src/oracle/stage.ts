@@ -1,6 +1,6 @@
 import { readTableRows, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
-import { type Reject, summarizeRejects, writeRejects } from "../io/rejects.ts";
+import { type Reject, summarizeRejects, writeRejects } from "../tables/rejects.ts";
 import { sha256Hex } from "../io/hash.ts";
 import {
   CORPUS,

@@ -8,7 +8,7 @@ import { withRunLock } from "./run_lock.ts";
 import { userInvocationFiles } from "../embed/invocations.ts";
 import { pick, readTableRows } from "../io/arrow_table.ts";
 import { fileExists } from "../io/file_exists.ts";
-import { lostTasks, summarizeRejects } from "../io/rejects.ts";
+import { lostTasks, summarizeRejects } from "../tables/rejects.ts";
 import { REJECTS, TASKS } from "../tables/schema.ts";
 import {
   type BackgroundPrefetch,

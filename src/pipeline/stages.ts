@@ -13,7 +13,7 @@ import { isSparse, providerEntry } from "../embed/registry.ts";
 import { runScoreStage } from "../score/stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
 import { resultsPath, writeResultsFiles } from "../export/release_results.ts";
-import { stageRejectFiles, summarizeRejects, writeCombinedRejects } from "../io/rejects.ts";
+import { stageRejectFiles, summarizeRejects, writeCombinedRejects } from "../tables/rejects.ts";
 import { pick, readTableRows } from "../io/arrow_table.ts";
 import { UserError } from "../io/user_error.ts";
 import { QUERIES, REJECTS } from "../tables/schema.ts";
@@ -344,7 +344,7 @@ export const STAGES: StageDef[] = [
         settings: { ks: p.ks, bootstrap: p.bootstrap, seed: p.seed },
         files: [table("per_query"), table("rerank_per_query"), ...stageRejectFiles()],
         entry: "src/stats/stage.ts",
-        assets: [DOT_WORKER, "src/io/rejects.ts"],
+        assets: [DOT_WORKER, "src/tables/rejects.ts"],
       }),
     outputs() {
       return Promise.resolve(this.tables.map(table));

@@ -3,7 +3,7 @@ import { UserError } from "../io/user_error.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { cacheDir } from "../io/paths.ts";
-import { fetchProgress } from "./_fetch_progress.ts";
+import { fetchProgress } from "./fetch_progress.ts";
 import { downloadVerified, fetchBytes, hashFile, type RetryOptions } from "./download_file.ts";
 import { parseSha256Sums, type Sha256Entry } from "./sha256sums.ts";
 

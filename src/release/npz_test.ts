@@ -8,7 +8,7 @@ import {
   runPython,
   storedZip,
   utf32Bytes,
-} from "./_test_npz.ts";
+} from "./npz_fixture.ts";
 
 const HAS_NUMPY = await numpyAvailable();
 

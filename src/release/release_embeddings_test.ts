@@ -4,7 +4,7 @@ import { readTable } from "../io/arrow_table.ts";
 import { readEmbeddingVectors } from "../score/embedding_vectors.ts";
 import { summarizeEmbeddingFile } from "../embed/embedding_file.ts";
 import { summaryEntryFor, writeReleaseEmbedding } from "./release_embeddings.ts";
-import { numpyAvailable, runPython } from "./_test_npz.ts";
+import { numpyAvailable, runPython } from "./npz_fixture.ts";
 
 const HAS_NUMPY = await numpyAvailable();
 

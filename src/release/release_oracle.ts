@@ -5,7 +5,7 @@ import {
   ORACLE_NOT_IN_RELEASE,
 } from "../tables/release.ts";
 import { tablePath } from "../io/paths.ts";
-import { type Reject, writeRejects } from "../io/rejects.ts";
+import { type Reject, writeRejects } from "../tables/rejects.ts";
 import { VALIDATION } from "../oracle/stage.ts";
 import { allPass, timeoutOnly } from "../oracle/outcome.ts";
 import type { Runtime } from "../oracle/pool.ts";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Reject } from "../io/rejects.ts";
+import type { Reject } from "../tables/rejects.ts";
 import { normalizeDomain } from "../sources/domain.ts";
 import { SourceError } from "../sources/external.ts";
 import { deriveEntryPoint } from "../sources/mbpp.ts";

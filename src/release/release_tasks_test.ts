@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, rejects as assertRejects } from "node:assert/strict";
-import { fixtureLabel, FIXTURES } from "../sources/_fixtures.ts";
+import { fixtureLabel, FIXTURES } from "../sources/fixtures.ts";
 import { SourceError } from "../sources/external.ts";
 import { pythonSyntax } from "../sources/python_syntax.ts";
 import { domainOfEntry, readRelease, readReleaseDistractors } from "./release_tasks.ts";

@@ -1,4 +1,4 @@
-import { below, xoshiro128ss } from "../stats/rng.ts";
+import { below, xoshiro128ss } from "../common/rng.ts";
 import { fnv1a32 } from "../score/tie_break.ts";
 import type { TestSplitRow as TestSplitColumns } from "../tables/rerank.ts";
 

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { dotScores, dotScoresParallel } from "./dot_kernel.ts";
-import { xoshiro128ss } from "../stats/rng.ts";
+import { xoshiro128ss } from "../common/rng.ts";
 
 function naive(q: Float32Array, d: Float32Array, nq: number, nd: number, dims: number) {
   const out = new Float64Array(nq * nd);

@@ -4,7 +4,7 @@ import { gemmTransBModel, varint } from "./_onnx_emit.ts";
 import { dotScores } from "./dot_kernel.ts";
 import { denseScoreMatrix } from "./score_matrix.ts";
 import { dotErrorBound } from "./two_path_scores.ts";
-import { xoshiro128ss } from "../stats/rng.ts";
+import { xoshiro128ss } from "../common/rng.ts";
 
 function random(n: number, seed: number): Float32Array {
   const next = xoshiro128ss(seed);

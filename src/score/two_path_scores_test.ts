@@ -12,7 +12,7 @@ import { evaluateQuery, poolContext } from "./evaluate_query.ts";
 import { l2Normalized } from "./score_matrix.ts";
 import { loadNativeGemm } from "./native_gemm.ts";
 import type { Benchmark } from "./benchmark.ts";
-import { xoshiro128ss } from "../stats/rng.ts";
+import { xoshiro128ss } from "../common/rng.ts";
 
 function random(n: number, seed: number): Float32Array {
   const next = xoshiro128ss(seed);

@@ -5,7 +5,7 @@ import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { parquetDir, tablesDir } from "../io/paths.ts";
 import { runScoreStage } from "./stage.ts";
 import type { ScorePath } from "./score_matrix.ts";
-import { xoshiro128ss } from "../stats/rng.ts";
+import { xoshiro128ss } from "../common/rng.ts";
 
 const DIMS = 300;
 

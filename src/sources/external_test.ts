@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, rejects as assertRejects } from "node:assert/strict";
 import { join } from "node:path";
-import { readFixture } from "./_fixtures.ts";
+import { readFixture } from "./fixtures.ts";
 import {
   obtainSource,
   recordsDigest,

@@ -1,5 +1,5 @@
 import type { Node } from "web-tree-sitter";
-import type { Reject } from "../io/rejects.ts";
+import type { Reject } from "../tables/rejects.ts";
 import type { SourceRecord } from "./external.ts";
 import { functionDocstring, type PythonSyntax, renameIdentifier } from "./python_syntax.ts";
 import { checkTask, type SourceRead, type TaskDraft, taskReject } from "./task.ts";

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { readFixture } from "./_fixtures.ts";
+import { readFixture } from "./fixtures.ts";
 import { cleanDocstring, humanEvalTasks, humanEvalTests } from "./humaneval.ts";
 import { jsonlLines } from "./jsonl_lines.ts";
 import { pythonSyntax } from "./python_syntax.ts";

@@ -1,4 +1,4 @@
-import type { Reject } from "../io/rejects.ts";
+import type { Reject } from "../tables/rejects.ts";
 import { isDomain } from "./domain.ts";
 import { jsonlLines } from "./jsonl_lines.ts";
 import type { PythonSyntax } from "./python_syntax.ts";

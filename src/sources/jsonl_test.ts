@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { fixtureLabel, readFixture } from "./_fixtures.ts";
+import { fixtureLabel, readFixture } from "./fixtures.ts";
 import { readTaskJsonl } from "./jsonl.ts";
 import { jsonlLines } from "./jsonl_lines.ts";
 import { pythonSyntax } from "./python_syntax.ts";

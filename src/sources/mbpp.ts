@@ -1,4 +1,4 @@
-import type { Reject } from "../io/rejects.ts";
+import type { Reject } from "../tables/rejects.ts";
 import type { SourceRecord } from "./external.ts";
 import type { PythonSyntax } from "./python_syntax.ts";
 import { checkTask, type SourceRead, type TaskDraft, taskReject } from "./task.ts";

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { readFixture } from "./_fixtures.ts";
+import { readFixture } from "./fixtures.ts";
 import type { SourceRecord } from "./external.ts";
 import { jsonlLines } from "./jsonl_lines.ts";
 import { deriveEntryPoint, mbppTasks } from "./mbpp.ts";

@@ -1,7 +1,7 @@
 import { writeTable } from "../io/arrow_table.ts";
 import { pathDigest } from "../io/file_digest.ts";
 import { tablePath } from "../io/paths.ts";
-import { type Reject, summarizeRejects, writeRejects } from "../io/rejects.ts";
+import { type Reject, summarizeRejects, writeRejects } from "../tables/rejects.ts";
 import { DOMAINS, TASKS } from "../tables/schema.ts";
 import { inferDomain } from "./domain.ts";
 import { SourceError } from "./external.ts";

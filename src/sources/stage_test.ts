@@ -3,7 +3,7 @@ import { ALL_TASK_SOURCES } from "../pipeline/task_sources.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readRows } from "../io/arrow_table.ts";
-import { FIXTURES } from "./_fixtures.ts";
+import { FIXTURES } from "./fixtures.ts";
 import { SourceError } from "./external.ts";
 import { buildTasks, summarize } from "./stage.ts";
 

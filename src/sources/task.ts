@@ -1,4 +1,4 @@
-import type { Reject } from "../io/rejects.ts";
+import type { Reject } from "../tables/rejects.ts";
 import type { PythonSyntax } from "./python_syntax.ts";
 import type { TaskRow } from "../tables/schema.ts";
 

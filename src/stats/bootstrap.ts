@@ -1,5 +1,5 @@
 import { quantile } from "simple-statistics";
-import { below, xoshiro128ss } from "./rng.ts";
+import { below, xoshiro128ss } from "../common/rng.ts";
 import { groupedSums } from "./grouped_sums.ts";
 import type { Grouping } from "./grouping.ts";
 

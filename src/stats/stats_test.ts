@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { mcnemar_exact, mcnemar_table } from "./mcnemar.ts";
 import { holm_bonferroni } from "./holm.ts";
-import { below, xoshiro128ss } from "./rng.ts";
+import { below, xoshiro128ss } from "../common/rng.ts";
 import { bootstrapMeans, percentileInterval, resampleCounts, resampler } from "./bootstrap.ts";
 import { computeStats } from "./stage.ts";
 

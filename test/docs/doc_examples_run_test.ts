@@ -11,7 +11,7 @@
  */
 import { deepStrictEqual, ok } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
-import { exampleModules, examplesOf, ROOT } from "./_doc_examples.ts";
+import { exampleModules, examplesOf, ROOT } from "./doc_examples.ts";
 
 /** Names a snippet binds itself (by import or top-level declaration), which must not be injected. */
 function ownNames(code: string): Set<string> {

@@ -1,5 +1,5 @@
 import { type Command, parseFlags, printJson, UserError } from "../command.ts";
-import { fmtBytes } from "../../release/_fetch_progress.ts";
+import { fmtBytes } from "../../release/fetch_progress.ts";
 import {
   DEFAULT_RELEASE_REPO,
   DEFAULT_RELEASE_REVISION,

@@ -10,7 +10,7 @@ import { ALL_TASK_SOURCES } from "../../pipeline/task_sources.ts";
 import { userInvocationFiles } from "../../embed/invocations.ts";
 import { pick, readTableRows } from "../../io/arrow_table.ts";
 import { REJECTS, TASKS } from "../../tables/schema.ts";
-import { lostTasks } from "../../io/rejects.ts";
+import { lostTasks } from "../../tables/rejects.ts";
 import { unavailableConfigs } from "../../pipeline/availability.ts";
 import { headline, type HeadlineRow } from "../../pipeline/headline.ts";
 import { buildSite } from "../../pipeline/build_site.ts";

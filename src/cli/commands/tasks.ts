@@ -1,6 +1,6 @@
 import { type Command, parseFlags, printJson, UserError } from "../command.ts";
 import { SourceError } from "../../sources/external.ts";
-import { writeCombinedRejects } from "../../io/rejects.ts";
+import { writeCombinedRejects } from "../../tables/rejects.ts";
 import { ALL_TASK_SOURCES } from "../../pipeline/task_sources.ts";
 import {
   DEFAULT_SOURCES,

@@ -4,7 +4,7 @@ import { providerFor } from "../registry.ts";
 import type { Role } from "../provider.ts";
 import type { HostedProvider } from "../hosted.ts";
 import { l2Normalize } from "../vectors.ts";
-import { fakeVector, json, startLoopback } from "./_loopback_server.ts";
+import { fakeVector, json, startLoopback } from "./loopback_server.ts";
 
 Deno.env.set("EXECRET_QUIET", "1");
 const KEY = "test-key-123";

@@ -3,7 +3,7 @@ import { type Invocation, invocationFor } from "../invocations.ts";
 import { providerFor } from "../registry.ts";
 import type { HostedProvider } from "../hosted.ts";
 import { l2Normalize } from "../vectors.ts";
-import { fakeVector, faults, json, type SeenRequest, startLoopback } from "./_loopback_server.ts";
+import { fakeVector, faults, json, type SeenRequest, startLoopback } from "./loopback_server.ts";
 
 Deno.env.set("EXECRET_QUIET", "1");
 const KEY = "k";

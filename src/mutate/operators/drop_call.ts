@@ -10,7 +10,7 @@ import {
   shadowed,
   type SiteContext,
   textOf,
-} from "./_syntax.ts";
+} from "./syntax.ts";
 
 /** One-argument conversions a slip leaves out: `int(x)` → `x`, `sorted(xs)` → `xs`. */
 const WRAPPERS = new Set([

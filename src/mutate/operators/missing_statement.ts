@@ -1,5 +1,5 @@
 import type { OperatorEntry } from "../operator_entry.ts";
-import { type ProposedEdit, type SiteContext, wholeLines } from "./_syntax.ts";
+import { type ProposedEdit, type SiteContext, wholeLines } from "./syntax.ts";
 
 /**
  * `missing_statement` (extension): a statement that is a bare call deleted,

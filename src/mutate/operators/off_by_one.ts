@@ -12,7 +12,7 @@ import {
   shiftEdit,
   type SiteContext,
   textOf,
-} from "./_syntax.ts";
+} from "./syntax.ts";
 
 const BUG = "off_by_one";
 

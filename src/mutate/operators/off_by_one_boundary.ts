@@ -8,7 +8,7 @@ import {
   type ProposedEdit,
   shiftEdit,
   type SiteContext,
-} from "./_syntax.ts";
+} from "./syntax.ts";
 
 /** A comparison operand that is a boundary constant: `3`, `-1`, or `X ± k` with literal k. */
 function boundary(code: string, node: Node): boolean {

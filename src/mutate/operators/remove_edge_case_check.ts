@@ -8,7 +8,7 @@ import {
   type SiteContext,
   textOf,
   wholeLines,
-} from "./_syntax.ts";
+} from "./syntax.ts";
 
 /** Statements a guard's body may consist of. */
 const SIMPLE = new Set([

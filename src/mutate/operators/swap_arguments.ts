@@ -9,7 +9,7 @@ import {
   type ProposedEdit,
   type SiteContext,
   textOf,
-} from "./_syntax.ts";
+} from "./syntax.ts";
 
 /** Binary operators whose operands cannot be swapped without changing the result. */
 const NON_COMMUTATIVE = new Set(["-", "/", "//", "%", "**", "<<", ">>"]);

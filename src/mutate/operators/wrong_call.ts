@@ -7,7 +7,7 @@ import {
   replaceNode,
   shadowed,
   type SiteContext,
-} from "./_syntax.ts";
+} from "./syntax.ts";
 
 /**
  * Builtins, functions and methods with a twin of the same shape that a slip

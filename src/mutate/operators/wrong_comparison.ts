@@ -1,5 +1,5 @@
 import type { OperatorEntry } from "../operator_entry.ts";
-import type { ProposedEdit, SiteContext } from "./_syntax.ts";
+import type { ProposedEdit, SiteContext } from "./syntax.ts";
 
 /** Each comparison operator and what it becomes, with the operator's name. */
 const SWAPS: Record<string, [string, string]> = {

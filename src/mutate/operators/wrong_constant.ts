@@ -7,7 +7,7 @@ import {
   replaceNode,
   type SiteContext,
   textOf,
-} from "./_syntax.ts";
+} from "./syntax.ts";
 
 /**
  * `wrong_constant` (extension): an integer or decimal literal moved by one

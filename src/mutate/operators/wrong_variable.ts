@@ -6,7 +6,7 @@ import {
   type ProposedEdit,
   type SiteContext,
   textOf,
-} from "./_syntax.ts";
+} from "./syntax.ts";
 
 /** Scopes of their own inside a function: a name they bind is not the function's. */
 const INNER_SCOPES = new Set([

@@ -6,17 +6,17 @@
  * answers with results sorted by score (as the APIs do, not in input
  * order), and can fail like the real service: faults are Responses a test
  * returns from its `fault` hook, or the length limits set in options.
- * Built on the embedding side's loopback server (src/embed/providers/_loopback_server.ts).
+ * Built on the embedding side's loopback server (src/embed/providers/loopback_server.ts).
  */
 import {
   json,
   type LoopbackServer,
   type SeenRequest,
   startLoopback,
-} from "../../embed/providers/_loopback_server.ts";
+} from "../../embed/providers/loopback_server.ts";
 import type { RerankProviderName } from "./rerankers_table.ts";
 
-export { faults, json } from "../../embed/providers/_loopback_server.ts";
+export { faults, json } from "../../embed/providers/loopback_server.ts";
 
 /** The API key the tests use. */
 export const TEST_KEY = "test-rerank-key";

@@ -13,7 +13,7 @@ import {
   TEST_KEY,
   VERSION_PREFIX,
 } from "./_loopback_rerank.ts";
-import type { LoopbackServer } from "../../embed/providers/_loopback_server.ts";
+import type { LoopbackServer } from "../../embed/providers/loopback_server.ts";
 
 Deno.env.set("EXECRET_QUIET", "1");
 

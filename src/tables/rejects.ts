@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { type Table, tableFromIPC } from "apache-arrow";
-import { checkedRowsOf, writeTable } from "./arrow_table.ts";
+import { checkedRowsOf, writeTable } from "../io/arrow_table.ts";
 import { UserError } from "../io/user_error.ts";
-import { tablesDir } from "./paths.ts";
-import { type RejectRow, REJECTS } from "../tables/schema.ts";
+import { tablesDir } from "../io/paths.ts";
+import { type RejectRow, REJECTS } from "./schema.ts";
 
 /** One rejected input or candidate (see `REJECTS` in the table contract). */
 export type Reject = RejectRow;
@@ -100,7 +100,7 @@ export function summarizeRejects(rows: readonly Reject[]): string {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { lostTasks } from "./rejects.ts";
+ * import { lostTasks } from "../io/rejects.ts";
  * const rows = [
  *   { stage: "oracle", source: "mbpp", locator: "mbpp/123", reason: "canonical_fails: test 1 FAIL" },
  *   { stage: "oracle", source: "mbpp", locator: "mbpp/7#m3", reason: "equivalent_mutant" },

@@ -168,7 +168,7 @@ export function storedZip(
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { readNpz } from "./npz.ts";
- * import { f32Bytes, npyBytes, storedZip, rewriteNpz } from "./_test_npz.ts";
+ * import { f32Bytes, npyBytes, storedZip, rewriteNpz } from "./npz_fixture.ts";
  * const npz = storedZip([{ name: "q.npy", data: npyBytes("<f4", [2], f32Bytes([1, 2])) }]);
  * const out = await rewriteNpz(npz, "q.npz", (a) => a.get("q")!.data[0] = 5);
  * deepStrictEqual([...(await readNpz(out, "q.npz")).get("q")!.data], [5, 2]);

@@ -1,8 +1,8 @@
 import { deepStrictEqual as assertEquals, rejects as assertRejects } from "node:assert/strict";
 import { join } from "node:path";
-import { readTableRows } from "./arrow_table.ts";
-import { REJECTS } from "../tables/schema.ts";
-import { tablesDir } from "./paths.ts";
+import { readTableRows } from "../io/arrow_table.ts";
+import { REJECTS } from "./schema.ts";
+import { tablesDir } from "../io/paths.ts";
 import { writeCombinedRejects, writeRejects } from "./rejects.ts";
 
 async function freshOut(): Promise<void> {

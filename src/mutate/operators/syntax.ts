@@ -1,26 +1,7 @@
 import type { Node, Tree } from "../../common/python_parser.ts";
+import type { ProposedEdit, SiteContext } from "../operator_entry.ts";
 
-/** One proposed edit: replace `code.slice(start, end)` by `text`. */
-export interface ProposedEdit {
-  bug_type: string;
-  operator: string;
-  /** True for operators beyond the paper's six bug types. */
-  extension: boolean;
-  start: number;
-  end: number;
-  text: string;
-  /** A whole statement (whole lines) is deleted: only by an entry marked `deletes`. */
-  deletion?: boolean;
-  /** Where the edit is reported (line, column) when not at `start`: a deleted statement's start. */
-  at?: number;
-}
-
-/** What every operator module sees: the source and its code nodes by type. */
-export interface SiteContext {
-  code: string;
-  /** Nodes by type, outside strings, comments, type annotations and decorators. */
-  nodes: ReadonlyMap<string, readonly Node[]>;
-}
+export type { ProposedEdit, SiteContext } from "../operator_entry.ts";
 
 /**
  * Subtrees no operator may touch: operator tokens in them are text (strings,

@@ -7,7 +7,7 @@
  * module, and a loader prints its table when imported.
  */
 import { deepStrictEqual, ok } from "node:assert/strict";
-import { exampleModules, examplesOf, ROOT } from "../docs/_doc_examples.ts";
+import { exampleModules, examplesOf, ROOT } from "../docs/doc_examples.ts";
 
 const NOT_IMPORTABLE = ["loaders/", "docs/data/"];
 

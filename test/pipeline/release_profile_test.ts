@@ -19,7 +19,7 @@ import * as arrow from "apache-arrow";
 import { sha256Hex } from "../../src/io/hash.ts";
 import { launchChromium } from "../../src/report/browser.ts";
 import { seedSnapshot } from "../../src/oracle/pool.ts";
-import { rewriteNpz } from "../../src/release/_test_npz.ts";
+import { rewriteNpz } from "../../src/release/npz_fixture.ts";
 import {
   alterReleasedExec1,
   checkFlaggedCell,

@@ -103,8 +103,8 @@ TAMPER_IMPORTS = frozenset(
     _xxtestfuzz xxsubtype _xxsubinterpreters _interpreters _interpqueues
     _interpchannels""".split()
 )
-# Events of the harness's own survivor check, allowed while it runs.
-_HARNESS_GC = frozenset(("gc.get_objects", "gc.freeze"))
+# Gc events of the harness's own (its survivor check, the bridge test), allowed while it runs.
+_HARNESS_GC = frozenset(("gc.get_objects", "gc.get_referents", "gc.freeze"))
 # Events with nothing to check: returned from first, they are most calls.
 _PASS_EVENTS = frozenset(
     """exec compile object.__getattr__ sys._getframe sys._getframemodulename builtins.id
@@ -418,7 +418,8 @@ def _scrub_javascript():
         if finder is not None and of_bridge(finder):
             del sys.path_importer_cache[path]
     # What Pyodide put into the standard library: its event loop (asyncio's
-    # policy and run, time.sleep), json's marker for JavaScript's null.
+    # policy, running loop and run, time.sleep), json's marker for
+    # JavaScript's null.
     webloop = sys.modules.get("pyodide.webloop")
     if webloop is not None:
         time.sleep = webloop._orig_sleep
@@ -429,6 +430,7 @@ def _scrub_javascript():
     import json.encoder
 
     asyncio.events._event_loop_policy = None
+    asyncio.events._set_running_loop(None)
     json.encoder._JSNULL = None
     for name in list(sys.modules):
         if name.partition(".")[0] in bridge:

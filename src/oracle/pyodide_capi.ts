@@ -262,14 +262,19 @@ export class CApi {
         return 0;
       }
       const k = keyed ? keyText(key) : null;
-      if (k === "__warningregistry__" || (dict === sysDict && k !== null && streams.has(k))) {
-        return 0;
-      }
-      if (k !== null && own.get(dict)?.has(k)) {
+      if (k === null) {
+        // Cleared, cloned or freed wholesale, or a key that is not an exact str.
+        this.touched = true;
+      } else if (k === "__warningregistry__" || (dict === sysDict && streams.has(k))) {
+        // The harness puts these back itself; warnings' registries are its own.
+      } else if (own.get(dict)?.has(k)) {
         this.selfWrote = true;
-        return 0;
+      } else if (!this.touched) {
+        // Counts only if the value differs at the job's end (`settle`): a
+        // context manager that sets and restores (warnings.catch_warnings)
+        // leaves nothing changed.
+        this.#remember(dict, key, k);
       }
-      this.touched = true;
       return 0;
     }, "iiiii");
     const onType = m.addFunction((_type: Ptr) => {
@@ -292,6 +297,40 @@ export class CApi {
     this.touched = false;
     this.selfWrote = false;
     this.addedModules.clear();
+  }
+
+  /** Keys changed in this job, with the value before the first change (strong refs). */
+  readonly #changed = new Map<string, { dict: Ptr; key: Ptr; before: Ptr }>();
+
+  #remember(dict: Ptr, key: Ptr, name: string): void {
+    const id = `${dict}:${name}`;
+    if (this.#changed.has(id)) return;
+    const m = this.#m;
+    // Watchers run before the change: the dict still holds the old value.
+    const before = m._PyDict_GetItemWithError(dict, key);
+    if (!before && m._PyErr_Occurred()) m._PyErr_Clear();
+    if (before) m._Py_IncRef(before);
+    m._Py_IncRef(key);
+    this.#changed.set(id, { dict, key, before });
+  }
+
+  /**
+   * Whether the job left a watched namespace changed: `touched`, or a key
+   * it changed that does not hold its old value (the same object) now.
+   */
+  settle(): boolean {
+    const m = this.#m;
+    for (const { dict, key, before } of this.#changed.values()) {
+      if (!this.touched) {
+        const now = m._PyDict_GetItemWithError(dict, key);
+        if (!now && m._PyErr_Occurred()) m._PyErr_Clear();
+        if (now !== before) this.touched = true;
+      }
+      if (before) m._Py_DecRef(before);
+      m._Py_DecRef(key);
+    }
+    this.#changed.clear();
+    return this.touched;
   }
 
   /**

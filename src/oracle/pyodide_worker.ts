@@ -221,6 +221,7 @@ function runJob(job: WorkerJob): { outcomes: [string, number][]; retire: boolean
     let cleaned = api.call(harness.cleanup, ns) !== null;
     api.drop(ns);
     if (api.selfWrote) cleaned = api.call(harness.restoreSelfWritten) !== null && cleaned;
+    api.settle();
     const left = api.call(harness.endJob);
     if (!cleaned || left !== 0) api.touched = true;
   }

@@ -59,6 +59,9 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   { name: "rerank", paths: ["test/pipeline/rerank_test.ts"] },
   // The hostile snippets on each runtime. 62 / 29.
   { name: "oracle-hostile", paths: ["src/oracle/hostile_test.ts"] },
+  // The tampering corpus on each runtime, in the pool and through exec
+  // reranking: ~20 Pyodide workers retire and restart. ~60 / ~45.
+  { name: "oracle-tamper", paths: ["src/oracle/tamper_test.ts", "src/rerank/exec_tamper_test.ts"] },
   // The whole pipeline on generated tasks. 32 / 20.
   { name: "growth", paths: ["src/bench/growth_test.ts"] },
   // ~120 files in three shards: 59, 51 and 27 s; 87 CPU-s together.

@@ -42,6 +42,11 @@ export const CRASH: Outcome = "ERROR:Crash";
  */
 export const TAMPER: Outcome = "ERROR:Tamper";
 
+/** True when any test's outcome is {@link TAMPER}: the suite's run tried to forge or leak. */
+export function tampered(outcomes: readonly TestOutcome[]): boolean {
+  return outcomes.some((o) => o.outcome === TAMPER);
+}
+
 /** True when every test passed (an empty suite does not pass). */
 export function allPass(outcomes: readonly TestOutcome[]): boolean {
   return outcomes.length > 0 && outcomes.every((o) => o.outcome === "pass");

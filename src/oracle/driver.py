@@ -791,8 +791,13 @@ def _native_main():
         ns = item[2]
         st = item[3]
         if index == _CLEANUP:
-            _cleanup(ns)
-            _restore()
+            # Under the timer too: the snippet's finalizers run here.
+            _setitimer(_REAL, _t, 0.05)
+            try:
+                _cleanup(ns)
+                _restore()
+            finally:
+                _setitimer(_REAL, 0)
             return (index, None, 0.0)
         if index != _LOAD:
             if st[1] is True:
@@ -881,14 +886,16 @@ def _native_main():
             index, outcome, ms = res
             if index == _CLEANUP:
                 return res
+            # -3, after the last test: the cleanup, where the snippet's
+            # finalizers run; a death there is charged to the job.
             if index == _LOAD:
                 if outcome is not None:
                     _st[0] = outcome
-                nxt = _start if _start < _n else -2
+                nxt = _start if _start < _n else -3
             else:
                 if _stop and outcome == "TIMEOUT":
                     _st[1] = True
-                nxt = index + 1 if index + 1 < _n else -2
+                nxt = index + 1 if index + 1 < _n else -3
                 if outcome is None:
                     outcome = "pass"
             if _careful:

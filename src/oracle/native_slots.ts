@@ -196,7 +196,8 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
         events.dead({
           id: job.id,
           phase: careful ? phase : null,
-          partial: careful ? partial : [],
+          // Phase -3, the job's cleanup: every test gets the death's outcome.
+          partial: careful && phase !== -3 ? partial : [],
           outcome,
           ms,
         });

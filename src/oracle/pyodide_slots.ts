@@ -229,13 +229,15 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       clearInterval(timer);
       const id = at?.id ?? Atomics.load(ctrl, JOB);
       const phase = at?.phase ?? Atomics.load(ctrl, PHASE);
-      // Phase -2: the job had finished, its result may be in flight; run it again.
+      // Phase -2: the job had finished, its result may be in flight; run it
+      // again. Phase -3: it died in the job's cleanup (the snippet's
+      // finalizers), which charges every test of the job.
       const inJob = id > 0 && phase !== -2;
       const report: DeathReport = {
         id: inJob ? id : null,
         // Outside careful batches the phase last reported may have ended since.
         phase: careful ? phase : null,
-        partial: inJob && careful ? partial() : [],
+        partial: inJob && careful && phase !== -3 ? partial() : [],
         outcome,
         ms,
         detail,

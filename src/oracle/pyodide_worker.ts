@@ -21,6 +21,10 @@ import { CApi, type Harness, type Ptr, type Verdict } from "./pyodide_capi.ts";
 // Indices into the shared Int32 control block; must match pyodide_slots.ts.
 const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, TEXT_OFFSET = 32;
 const TAMPER = "ERROR:Tamper";
+// The phase after a job's last test: its cleanup, where the snippet's
+// finalizers run. A worker that dies there is charged to the job (every
+// test gets the death's outcome), not run again (it would die again).
+const CLEANUP = -3;
 // Finished jobs' results go out at least this often, so a kill loses (and
 // re-runs) little.
 const RESULT_MS = 20;
@@ -194,7 +198,7 @@ function runJob(job: WorkerJob): { outcomes: [string, number][]; retire: boolean
     let load = phase(cached(snippets, job.code, "snippet"), ns);
     if (load === "pass" && job.setup) load = phase(cached(tests, job.setup, "setup"), ns);
     const loadMs = now() - t0;
-    load = step(job.start < n ? job.start : -2, load === "pass" ? "" : load, loadMs);
+    load = step(job.start < n ? job.start : CLEANUP, load === "pass" ? "" : load, loadMs);
     if (load !== "") {
       // setup or code itself failed: every test shares that outcome.
       for (let i = job.start; i < n; i++) outcomes.push([load, 0]);
@@ -203,12 +207,12 @@ function runJob(job: WorkerJob): { outcomes: [string, number][]; retire: boolean
         t0 = now();
         const got = phase(cached(tests, job.tests[i], "test"), ns);
         const ms = now() - t0;
-        const outcome = step(i + 1 < n ? i + 1 : -2, got, ms);
+        const outcome = step(i + 1 < n ? i + 1 : CLEANUP, got, ms);
         outcomes.push([outcome, ms]);
         if (job.stop && outcome === "TIMEOUT" && i + 1 < n) {
-          // Tell the watcher the job is over, so a death now re-runs it
-          // whole instead of resuming at a test that will never start.
-          step(-2, "NOT_RUN", 0);
+          // Tell the watcher the tests are over, so a death now is charged
+          // to the cleanup instead of to a test that will never start.
+          step(CLEANUP, "NOT_RUN", 0);
           for (let k = i + 1; k < n; k++) outcomes.push(["NOT_RUN", 0]);
           break;
         }

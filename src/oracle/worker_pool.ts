@@ -25,7 +25,11 @@ export interface WireJob {
 export interface DeathReport {
   /** The job in progress, or null when the worker died between jobs. */
   id: number | null;
-  /** -1 while loading setup + code; a test index; null when unknown. */
+  /**
+   * -1 while loading setup + code; a test index; -3 in the job's cleanup
+   * after its last test (the snippet's finalizers: every test is charged);
+   * null when unknown.
+   */
   phase: number | null;
   /** Outcomes of the tests of that job finished before the death, from `start` on. */
   partial: TestOutcome[];

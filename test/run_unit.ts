@@ -71,6 +71,11 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   { name: "readme-shards", paths: ["test/docs/readme_shards_test.ts"] },
   // The whole pipeline on generated tasks. 32 / 20.
   { name: "growth", paths: ["src/bench/growth_test.ts"] },
+  // The tampering corpus on each runtime, in the pool and through exec
+  // reranking: ~20 Pyodide workers retire and restart in each. 295 s wall
+  // in a `make test` on a machine busy with other work (2026-12-04), where
+  // oracle-hostile took 238 s.
+  { name: "oracle-tamper", paths: ["src/oracle/tamper_test.ts", "src/rerank/exec_tamper_test.ts"] },
   // ~120 files in three shards: 59, 51 and 27 s; 87 CPU-s together.
   ...Array.from({ length: FAST_SHARDS }, (_, i) => fast(i)),
 ];

@@ -1,23 +1,48 @@
-"""Execution-oracle driver: runs one snippet's test suite at a time.
+"""Execution-oracle driver: the Python half of the sandbox, for both runtimes.
 
-The same file serves both runtimes. Under Pyodide the worker runs it and calls
-``pyodide_install``; under native CPython it is the worker process's main
-program (``python3 driver.py``), fed JSON-line batches on stdin.
+The code under test runs in this interpreter, so no verdict may be decided
+where that code can reach. Who decides:
 
-Each job runs the code, then the setup, then each test statement on its own, in a
-fresh namespace; builtins, sys streams and the recursion limit are restored
-after every job. An audit hook refuses process spawning, sockets, ctypes,
-writes to files and reads outside the standard library. It is a second,
-best-effort layer: the wall is the worker's permissions (Pyodide) or the
-rlimits and network namespace (native).
+- Pyodide: the worker's JavaScript (pyodide_worker.ts). It calls
+  ``install()`` once, before any snippet, keeps the objects it returns, and
+  runs each phase (the snippet, the setup, each test) itself through
+  Pyodide's C API: no Python frame of the harness is on the stack under a
+  test, and a test passed exactly when ``PyEval_EvalCode`` returned.
+- Native: ``_native_main()`` builds the worker as one lazy chain of C
+  iterators (``map``) over small functions. Under untrusted code the Python
+  frames on the stack are the module's own (its namespace emptied) and
+  ``run_phase``'s, which hold one phase's code object and namespace and
+  nothing else; the functions that record outcomes, check the worker and
+  seal each message with the parent's key run only between phases, and no
+  frame or object on the stack under a snippet refers to them. The parent
+  (native_slots.ts) takes only sealed lines.
+
+After every job both runtimes check that it left the interpreter as it
+found it (``end_job``; Pyodide also watches every module's and class's
+namespace from JavaScript, native checks the module namespaces after every
+batch). A job that did not, or that tried what only tampering needs (gc
+introspection, trace, profile or audit hooks, signal handlers, the
+JavaScript bridge, rewriting functions' code), gets ``ERROR:Tamper`` on every
+test, and its worker runs no other job. The audit hook is one layer of this,
+not the wall. It also refuses process spawning, sockets, ctypes, writes to
+files and reads outside the standard library: a second line behind the
+worker's permissions (Pyodide) or its rlimits and network namespace (native).
+
+Every function here that runs after ``install()`` takes what it uses from
+its own default arguments, never from module globals or builtins (which a
+snippet may rebind); none calls a method of an object a snippet made, or a
+standard-library function written in Python (a snippet may rebind what it
+uses); and none that holds the harness's state or key runs while snippet
+code can (no finalizer, gc callback or signal handler of a snippet's).
 """
 
 import builtins
+import gc
 import io
-import json
 import os
 import sys
 import time
+import types
 
 # Modules snippets commonly import: loading them here keeps them in the
 # Pyodide memory snapshot and out of the timed phases.
@@ -25,11 +50,12 @@ import bisect  # noqa: F401
 import collections  # noqa: F401
 import copy  # noqa: F401
 import datetime  # noqa: F401
-import decimal  # noqa: F401
+import decimal
 import fractions  # noqa: F401
 import functools  # noqa: F401
 import heapq  # noqa: F401
 import itertools  # noqa: F401
+import json  # noqa: F401
 import math  # noqa: F401
 import operator  # noqa: F401
 import random  # noqa: F401
@@ -37,40 +63,152 @@ import re  # noqa: F401
 import statistics  # noqa: F401
 import string  # noqa: F401
 import typing  # noqa: F401
+import warnings  # noqa: F401
 
 RECURSION_LIMIT = 1000
 RECURSION_CAP = 5000
+TAMPER = "ERROR:Tamper"
 
-# Captured now so a snippet that rebinds a builtin cannot break the driver.
-_perf = time.perf_counter
-_type = type
-_str = str
-_len = len
-_isinstance = isinstance
-_compile = compile
-_exec = exec
-_range = range
-_set_recursion_limit = sys.setrecursionlimit
-
-_BLOCKED_EVENTS = frozenset(
+# Sandbox: refused with PermissionError; the test gets that error.
+SANDBOX_EVENTS = frozenset(
     """os.system os.exec os.posix_spawn os.spawn os.fork os.forkpty os.kill os.killpg
     os.remove os.rename os.rmdir os.mkdir os.chmod os.chown os.truncate os.symlink
     os.link os.utime os.putenv os.unsetenv os.chdir os.chflags os.lchflags
     os.setxattr os.removexattr subprocess.Popen pty.spawn _thread.start_new_thread
     resource.setrlimit resource.prlimit mmap.__new__ signal.pthread_kill
-    gc.get_objects gc.get_referrers gc.get_referents sys._current_frames
-    sys._current_exceptions webbrowser.open shutil.rmtree shutil.copyfile shutil.move
+    webbrowser.open shutil.rmtree shutil.copyfile shutil.move
     urllib.Request http.client.connect ftplib.connect smtplib.connect poplib.connect
     imaplib.open telnetlib.Telnet.open nntplib.connect glob.glob
     sqlite3.connect""".split()
 )
-_BLOCKED_PREFIXES = ("socket.", "ctypes.", "_ctypes.", "winreg.", "msvcrt.")
-_BLOCKED_IMPORTS = frozenset(
-    """js pyodide pyodide_js _pyodide _pyodide_core ctypes _ctypes socket _socket
-    subprocess _posixsubprocess multiprocessing _multiprocessing pty mmap
-    micropip""".split()
+SANDBOX_PREFIXES = ("socket.", "ctypes.", "_ctypes.", "winreg.", "msvcrt.")
+SANDBOX_IMPORTS = frozenset(
+    """ctypes _ctypes socket _socket subprocess _posixsubprocess multiprocessing
+    _multiprocessing pty mmap micropip""".split()
 )
+# Tampering: only code reaching for the harness does these. Refused, and the
+# job's outcome says so (ERROR:Tamper) even if the snippet catches the
+# refusal. `execret.tamper` comes from the stand-ins installed for
+# signal.signal and the like.
+TAMPER_EVENTS = frozenset(
+    """gc.get_objects gc.get_referrers gc.get_referents gc.freeze sys._current_frames
+    sys._current_exceptions sys.settrace sys.setprofile sys.addaudithook
+    sys.monitoring.register_callback sys.remote_exec cpython.remote_debugger_script
+    execret.tamper""".split()
+)
+# The JavaScript bridge; CPython's profiling and test modules (C-level hooks
+# into the interpreter); subinterpreters. Any `_test*` module too.
+TAMPER_IMPORTS = frozenset(
+    """js pyodide pyodide_js _pyodide _pyodide_core _lsprof _remote_debugging
+    _xxtestfuzz xxsubtype _xxsubinterpreters _interpreters _interpqueues
+    _interpchannels""".split()
+)
+# Gc events of the harness's own (its survivor check, the bridge test), allowed while it runs.
+_HARNESS_GC = frozenset(("gc.get_objects", "gc.get_referents", "gc.freeze"))
+# Events with nothing to check: returned from first, they are most calls.
+_PASS_EVENTS = frozenset(
+    """exec compile object.__getattr__ sys._getframe sys._getframemodulename builtins.id
+    marshal.loads marshal.dumps code.__new__ function.__new__ time.sleep
+    builtins.input builtins.input/result os.listxattr""".split()
+)
+_FUNCTION_STATE = frozenset(("__code__", "__defaults__", "__kwdefaults__"))
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+# Module-namespace keys whose changes are no job's doing: the streams
+# cleanup() sets for every job, and the registry `warnings` keeps in a
+# module it warns for.
+VOLATILE_KEYS = frozenset(("stdout", "stderr", "stdin", "__warningregistry__"))
+
+
+def _is_blocked(name):
+    top = name.partition(".")[0]
+    return top in SANDBOX_IMPORTS or top in TAMPER_IMPORTS or top.startswith("_test")
+
+
+def _preload():
+    """Every builtin and extension module, and the few Python modules whose
+    import changes modules already loaded (`importlib` renames the frozen
+    bootstrap; `logging` registers fork hooks), now: what an honest snippet's
+    import would otherwise change or leave behind is there before any job.
+    And after install() `_imp.create_builtin` is refused, and with it any
+    fresh copy of a module the harness patched (`_signal`, `gc`, `posix`)."""
+    import importlib.machinery
+
+    names = set(sys.builtin_module_names)
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    for folder in sys.path:
+        if folder.endswith("lib-dynload"):
+            try:
+                entries = os.listdir(folder)
+            except OSError:
+                continue
+            names.update(e.partition(".")[0] for e in entries if e.endswith(suffixes))
+    # readline would take over the terminal.
+    names.discard("readline")
+    for name in sorted(names) + [
+        "importlib.util", "importlib.abc", "logging", "doctest", "sqlite3", "plistlib", "pstats",
+    ]:
+        if name not in sys.modules and not _is_blocked(name):
+            try:
+                __import__(name)
+            except ImportError:
+                pass
+
+
+_preload()
+_ABSENT = object()
+
+
+def _self_written():
+    """Per module now loaded, the globals its own code assigns or deletes at
+    run time (`global` statements: caches, lazy imports, zipimport's
+    reentrancy flag). A job may change them through the standard library;
+    cleanup() puts them back after it, and only a change to another key of a
+    module's namespace counts against the job."""
+    import dis
+
+    ops = {dis.opmap[n] for n in ("STORE_GLOBAL", "DELETE_GLOBAL")}
+    found = []
+    for mod in list(sys.modules.values()):
+        if type(mod) is not types.ModuleType:
+            continue
+        d = mod.__dict__
+        keys = set()
+        seen = set()
+        todo = list(d.values())
+        while todo:
+            v = todo.pop()
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            if type(v) is types.FunctionType and v.__globals__ is d:
+                todo.append(v.__code__)
+            elif type(v) is types.CodeType:
+                if any(op in v.co_code for op in ops):
+                    for ins in dis.get_instructions(v):
+                        if ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"):
+                            keys.add(ins.argval)
+                todo.extend(c for c in v.co_consts if type(c) is types.CodeType)
+            elif isinstance(v, type) and getattr(v, "__module__", None) == d.get("__name__"):
+                todo.extend(vars(v).values())
+            elif isinstance(v, (staticmethod, classmethod)):
+                todo.append(v.__func__)
+            elif isinstance(v, property):
+                todo.extend((v.fget, v.fset, v.fdel))
+        for k in sorted(keys):
+            found.append((d, k))
+    return tuple(found)
+
+
+_SELF_WRITTEN = _self_written()
+
+
+class Timeout(BaseException):
+    """Raised by the native runtime's timer; never seen by snippets' `except Exception`."""
+
+
+# A stdout that swallows everything, with no Python method to rebind: its
+# `write` is the builtin `len`, which returns the count as write() must.
+_Null = type("_Null", (io.TextIOBase,), {"write": len, "__slots__": ()})
 
 
 def _readable_roots():
@@ -81,80 +219,237 @@ def _readable_roots():
     return tuple(roots)
 
 
-def _make_audit_hook():
-    readable = _readable_roots()
-    startswith = _str.startswith
+def _make_normpath():
+    """os.path.normpath for absolute paths, from C string methods only
+    (posixpath's own is Python in 3.11, and a snippet may rebind what it calls)."""
 
-    def refuse(event):
-        raise PermissionError("sandbox: " + event + " is not allowed")
+    def normpath(path, *, _split=str.split, _join=str.join, _startswith=str.startswith,
+                 _append=list.append, _pop=list.pop):
+        if not _startswith(path, "/"):
+            return path
+        parts = []
+        for p in _split(path, "/"):
+            if p == "" or p == ".":
+                continue
+            if p == "..":
+                if parts:
+                    _pop(parts)
+                continue
+            _append(parts, p)
+        return "/" + _join("/", parts)
 
-    def hook(event, args):
-        if event in _BLOCKED_EVENTS or startswith(event, _BLOCKED_PREFIXES):
-            refuse(event)
+    return normpath
+
+
+def _make_hook(state, roots, before):
+    """The audit hook: refuses what the sandbox forbids; sets state[0] on a
+    tampering attempt. state[1] is set while the harness's gc scan runs.
+    `before`: the ids of every module namespace there at install."""
+
+    def hook(
+        event,
+        args,
+        *,
+        _st=state,
+        _pass=_PASS_EVENTS,
+        _tamper=TAMPER_EVENTS,
+        _harness_gc=_HARNESS_GC,
+        _sandbox=SANDBOX_EVENTS,
+        _prefixes=SANDBOX_PREFIXES,
+        _sandbox_imports=SANDBOX_IMPORTS,
+        _tamper_imports=TAMPER_IMPORTS,
+        _fstate=_FUNCTION_STATE,
+        _roots=roots,
+        _write=_WRITE_FLAGS,
+        _normpath=_make_normpath(),
+        _str=str,
+        _int=int,
+        _type=type,
+        _startswith=str.startswith,
+        _partition=str.partition,
+        _contains=str.__contains__,
+        _FT=types.FunctionType,
+        _MT=types.ModuleType,
+        _module_dict=types.ModuleType.__dict__["__dict__"].__get__,
+        _before=before,
+        _id=id,
+        _issubclass=issubclass,
+        _E=PermissionError,
+    ):
+        # The event name is always an exact str (sys.audit copies it). Every
+        # argument's type is checked exactly before use: a snippet may pass
+        # its own str or int subclass.
+        if event in _pass:
+            return
+        if event in _tamper:
+            if _st[1] and event in _harness_gc:
+                return
+            _st[0] = 1
+            raise _E("sandbox: " + event + " is not allowed")
+        if event in _sandbox or _startswith(event, _prefixes):
+            raise _E("sandbox: " + event + " is not allowed")
         if event == "open":
-            path, mode, flags = args
-            if not _isinstance(path, _str):
-                refuse("open of a descriptor or bytes path")
+            path = args[0]
+            mode = args[1]
+            flags = args[2]
+            if _type(path) is not _str:
+                raise _E("sandbox: open of a descriptor or bytes path is not allowed")
             if mode is not None:
-                if any(c in mode for c in "wax+"):
-                    refuse("open for writing")
-            elif flags and flags & _WRITE_FLAGS:
-                refuse("open for writing")
-            if not startswith(os.path.normpath(path) + "/", readable):
-                refuse("open outside the standard library")
+                if _type(mode) is not _str or _contains(mode, "w") or _contains(mode, "a") \
+                        or _contains(mode, "x") or _contains(mode, "+"):
+                    raise _E("sandbox: open for writing is not allowed")
+            elif _type(flags) is not _int or flags & _write:
+                raise _E("sandbox: open for writing is not allowed")
+            if not _startswith(_normpath(path) + "/", _roots):
+                raise _E("sandbox: open outside the standard library is not allowed")
         elif event == "os.listdir" or event == "os.scandir":
             # The import system lists stdlib folders; nothing else may be listed.
             path = args[0]
-            if not _isinstance(path, _str) or not startswith(os.path.normpath(path) + "/", readable):
-                refuse(event)
+            if _type(path) is not _str or not _startswith(_normpath(path) + "/", _roots):
+                raise _E("sandbox: " + event + " is not allowed")
         elif event == "import":
-            if _str.partition(args[0], ".")[0] in _BLOCKED_IMPORTS:
-                refuse("import " + args[0])
+            name = args[0]
+            if _type(name) is not _str:
+                raise _E("sandbox: import of a non-str name is not allowed")
+            top = _partition(name, ".")[0]
+            if top in _tamper_imports or _startswith(top, "_test"):
+                _st[0] = 1
+                raise _E("sandbox: import " + top + " is not allowed")
+            if top in _sandbox_imports:
+                raise _E("sandbox: import " + top + " is not allowed")
+        elif event == "object.__setattr__":
+            # Rewriting a function or module that was there before the job
+            # (the harness's, the standard library's): the next job would
+            # run it. A module being imported sets its own (dis, namedtuple).
+            obj = args[0]
+            name = args[1]
+            if _type(name) is _str and (
+                (_type(obj) is _FT and name in _fstate and _id(obj.__globals__) in _before)
+                or (name == "__class__" and _issubclass(_type(obj), _MT)
+                    and _id(_module_dict(obj)) in _before)
+            ):
+                _st[0] = 1
+                raise _E("sandbox: setting " + name + " is not allowed")
 
     return hook
 
 
+def _refused(what):
+    """A stand-in for a function only tampering needs: reports the attempt
+    through the audit hook (which refuses it), whatever the snippet catches."""
+
+    def refused(*_args, _what=what, _audit=sys.audit, _E=PermissionError, **_kwargs):
+        _audit("execret.tamper", _what)
+        raise _E("sandbox: " + _what + " is not allowed")
+
+    return refused
+
+
+def _sandboxed(what):
+    def refused(*_args, _msg="sandbox: " + what + " is not allowed", _E=PermissionError,
+                **_kwargs):
+        raise _E(_msg)
+
+    return refused
+
+
+def _exit_refused(*_args, _E=SystemExit, **_kwargs):
+    raise _E("os._exit")
+
+
 def _guarded_import(real_import):
-    def guarded(name, globals=None, locals=None, fromlist=(), level=0):
-        if level == 0 and _str.partition(name, ".")[0] in _BLOCKED_IMPORTS:
-            raise PermissionError("sandbox: import " + name + " is not allowed")
-        return real_import(name, globals, locals, fromlist, level)
+    """Refuses sandboxed modules even when already loaded (Pyodide's asyncio
+    loads subprocess and socket). Holding the real import hands out nothing:
+    every module it could load unrefused is loadable anyway."""
+
+    def guarded(name, globals=None, locals=None, fromlist=(), level=0, *, _real=real_import,
+                _str=str, _type=type, _partition=str.partition, _blocked=SANDBOX_IMPORTS,
+                _E=PermissionError):
+        if level == 0 and _type(name) is _str and _partition(name, ".")[0] in _blocked:
+            raise _E("sandbox: import " + name + " is not allowed")
+        return _real(name, globals, locals, fromlist, level)
 
     return guarded
 
 
-class _Null(io.TextIOBase):
-    def write(self, s):
-        return _len(s)
+def _capped(setter, cap):
+    """sys.setrecursionlimit, at most `cap` (a snippet can still reach the
+    original through this closure and crash its own worker, nothing more)."""
 
-    def writable(self):
-        return True
+    def set_recursion_limit(n, *, _set=setter, _cap=cap, _int=int, _min=min):
+        _set(_min(_int(n), _cap))
 
-
-class Timeout(BaseException):
-    """Raised by the native runtime's timer; never seen by snippets' `except Exception`."""
+    return set_recursion_limit
 
 
-def _exit_refused(*_args, **_kwargs):
-    raise SystemExit("os._exit")
+def _heap_types():
+    """Every class that exists now and can be changed (heap types)."""
+    seen = set()
+    todo = [object]
+    while todo:
+        for s in type.__subclasses__(todo.pop()):
+            if s not in seen:
+                seen.add(s)
+                todo.append(s)
+    return tuple(t for t in seen if t.__flags__ & (1 << 9))
 
 
-def _threads_refused(*_args, **_kwargs):
-    raise PermissionError("sandbox: threads are not allowed")
+def _scrub_javascript():
+    """Pyodide: leave no route from Python to JavaScript. The harness never
+    calls Pyodide's Python API again, so its modules go, emptied, and so
+    does the import hook that serves `js` and `pyodide_js`."""
+    bridge = ("js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core")
+
+    def of_bridge(obj):
+        owner = obj if isinstance(obj, type) else type(obj)
+        name = getattr(obj, "__module__", None) or getattr(owner, "__module__", "")
+        return str(name).partition(".")[0] in bridge
+
+    # Pyodide's own finders (the one serving `js`, the one explaining
+    # unvendored modules) live in the modules about to be emptied.
+    for hooks in (sys.meta_path, sys.path_hooks):
+        for finder in list(hooks):
+            if of_bridge(finder):
+                proxies = getattr(finder, "jsproxies", None)
+                if isinstance(proxies, dict):
+                    proxies.clear()
+                hooks.remove(finder)
+    for path, finder in list(sys.path_importer_cache.items()):
+        if finder is not None and of_bridge(finder):
+            del sys.path_importer_cache[path]
+    # What Pyodide put into the standard library: its event loop (asyncio's
+    # policy, running loop and run, time.sleep), json's marker for
+    # JavaScript's null.
+    webloop = sys.modules.get("pyodide.webloop")
+    if webloop is not None:
+        time.sleep = webloop._orig_sleep
+        import asyncio
+
+        asyncio.run = webloop._orig_run
+    import asyncio.events
+    import json.encoder
+
+    asyncio.events._event_loop_policy = None
+    asyncio.events._set_running_loop(None)
+    json.encoder._JSNULL = None
+    for name in list(sys.modules):
+        if name.partition(".")[0] in bridge:
+            mod = sys.modules.pop(name)
+            d = getattr(mod, "__dict__", None)
+            if type(d) is dict:
+                d.clear()
 
 
-def _capped_recursion_limit(n):
-    _set_recursion_limit(min(int(n), RECURSION_CAP))
+def _patch_process():
+    """Refuse what only tampering or escaping needs; cap the recursion limit.
+    Returns the real sys.setrecursionlimit."""
+    import _imp
+    import _signal
+    import _thread
+    import signal
+    import threading
 
-
-_saved_builtins = None
-_saved_modules = None
-_null = _Null()
-
-
-def _harden():
-    """Patch the process once: guarded import, no os._exit, capped recursion, audit hook."""
-    global _saved_builtins, _saved_modules
+    real_set_limit = sys.setrecursionlimit
     builtins.__import__ = _guarded_import(builtins.__import__)
     os._exit = _exit_refused
     try:
@@ -163,234 +458,209 @@ def _harden():
         posix._exit = _exit_refused
     except ImportError:
         pass
-    sys.setrecursionlimit = _capped_recursion_limit
+    sys.setrecursionlimit = _capped(real_set_limit, RECURSION_CAP)
     # Threads would outlive their job (native) or fail differently (Pyodide).
-    import _thread
-    import threading
-
+    refuse_threads = _sandboxed("threads")
     for mod in (_thread, threading):
         for name in ("start_new_thread", "start_joinable_thread", "start_new",
                      "_start_new_thread", "_start_joinable_thread"):
             if hasattr(mod, name):
-                setattr(mod, name, _threads_refused)
-    _saved_builtins = dict(builtins.__dict__)
-    _saved_modules = dict(sys.modules)
-    _restore()
-    sys.addaudithook(_make_audit_hook())
+                setattr(mod, name, refuse_threads)
+    # A Python signal handler would run snippet code in whatever the
+    # interpreter was doing, harness code included, and get its frame.
+    for mod in (_signal, signal):
+        mod.signal = _refused("signal.signal")
+    # Every builtin module is loaded: no fresh copy may undo a patch above.
+    _imp.create_builtin = _refused("_imp.create_builtin")
+    _imp.exec_builtin = _refused("_imp.exec_builtin")
+    # Automatic collection would run a snippet's finalizers inside harness code.
+    gc.enable = _refused("gc.enable")
+    gc.set_debug = _refused("gc.set_debug")
+    return real_set_limit
 
 
-def _reset(d, saved):
-    # update() with the saved objects is one C loop and, where a value is
-    # already the same object, leaves the dict's version alone: far cheaper
-    # than comparing entry by entry in Python, which cost more than a job.
-    d.update(saved)
-    if _len(d) != _len(saved):
-        for k in [k for k in d if k not in saved]:
-            del d[k]
-
-
-def _restore():
-    # Modules a job imported are dropped too, so no job sees another's state.
-    _reset(builtins.__dict__, _saved_builtins)
-    _reset(sys.modules, _saved_modules)
-    sys.stdout = sys.stderr = _null
-    sys.stdin = io.StringIO("")
-    _set_recursion_limit(RECURSION_LIMIT)
-
-
-def error_name(e):
-    name = _type(e).__name__
-    if not _isinstance(name, _str) or not name.isidentifier():
+def error_name(e, *, _type=type, _name=type.__dict__["__name__"].__get__, _str=str,
+               _isid=str.isidentifier):
+    """`ERROR:<type name>`: the type's own name (no metaclass can say
+    another), `Exception` when it is not an identifier. The Pyodide worker
+    computes the same in JavaScript (PyType_GetName, PyUnicode_IsIdentifier)."""
+    name = _name(_type(e))
+    if _type(name) is not _str or not _isid(name):
         name = "Exception"
     return "ERROR:" + name[:60]
 
 
-def run_job(setup, code, tests, start, timed, step, stop=False):
-    """Run tests[start:] of one snippet; return [(outcome, ms), ...].
-
-    ``timed(phase_fn)`` runs one phase under the runtime's soft timeout and
-    returns (outcome or None, ms); ``step(index, prev_outcome, prev_ms)`` is
-    called between phases and returns the previous phase's final outcome.
-    With ``stop``, the first TIMEOUT ends the suite and the tests after it are
-    NOT_RUN: a looping candidate would otherwise cost a timeout per test.
-    """
-    ns = {"__name__": "__main__", "__builtins__": builtins}
-    results = []
-    n = _len(tests)
-    try:
-        step(-1, None, 0.0)
-        load_outcome, load_ms = timed(lambda: _load(setup, code, ns))
-        load_outcome = step(start if start < n else -2, load_outcome, load_ms)
-        if load_outcome is not None:
-            # setup or code itself failed: every test shares that outcome.
-            return [(load_outcome, 0.0) for _ in _range(start, n)]
-        for i in _range(start, n):
-            src = tests[i]
-            outcome, ms = timed(lambda: _exec(_compiled(src, "<test>"), ns))
-            outcome = step(i + 1 if i + 1 < n else -2, outcome or "pass", ms)
-            results.append((outcome, ms))
-            if stop and outcome == "TIMEOUT" and i + 1 < n:
-                # Tell the watcher the job is over, so a death now re-runs it
-                # whole instead of resuming at a test that will never start.
-                step(-2, "NOT_RUN", 0.0)
-                results.extend(("NOT_RUN", 0.0) for _ in _range(i + 1, n))
+def _same_items(d, saved, skip=VOLATILE_KEYS, *, _len=len, _type=type, _str=str, _zip=zip,
+                _frozenset=frozenset, _absent=_ABSENT):
+    """Whether dict `d` holds the pairs `saved` (its items then), the same
+    objects, keys in `skip` aside. By identity; when the order differs it
+    looks keys up, but only once every key is an exact `str`, so that no
+    key a snippet made can answer a comparison."""
+    if _len(d) == _len(saved):
+        for (k, v), (k0, v0) in _zip(d.items(), saved):
+            if k is not k0 or (v is not v0 and k0 not in skip):
                 break
-        return results
-    finally:
-        _restore()
+        else:
+            return True
+    for k in d:
+        if _type(k) is not _str:
+            return False
+    present = 0
+    for k, v0 in saved:
+        v = d.get(k, _absent)
+        if v is not _absent:
+            present += 1
+        if v is not v0 and k not in skip:
+            return False
+    if _len(d) != present:
+        keys = _frozenset(k for k, _v in saved)
+        for k in d:
+            if k not in keys and k not in skip:
+                return False
+    return True
 
 
-_code_cache = {}
+def install(pyodide=False):
+    """Harden this interpreter once, before any snippet; return the harness.
 
-
-def _compiled(src, name):
-    """Tests and setup repeat across a task's mutants; code objects are immutable, so reuse them."""
-    code = _code_cache.get(src)
-    if code is None:
-        if _len(_code_cache) > 20000:
-            _code_cache.clear()
-        code = _code_cache[src] = _compile(src, name, "exec")
-    return code
-
-
-_snippet_cache = {}
-_snippet_chars = [0]
-# Source characters whose code objects are kept (~10 MB of code objects).
-SNIPPET_CACHE_CHARS = 2_000_000
-
-
-def _snippet(code):
-    """The snippet's code object, compiled once per worker for the same code.
-
-    The exec reranker runs each corpus snippet against several queries'
-    tests, and compiling is about half of a short suite's time. Reuse is
-    safe: code objects are immutable, and every job runs one in a fresh
-    namespace. A snippet that does not compile is compiled (and fails) again.
+    A dict: `state` (bytearray: [0] set when a tampering attempt was refused,
+    [1] while the harness's own gc scan runs), `cleanup(ns)` (ends a job:
+    namespace cleared, its imports dropped, what a snippet may change
+    honestly put back, garbage collected; every finalizer of the snippet's
+    runs there, in a frame holding nothing of the harness's), `end_job()`
+    (0 when the job left the interpreter as it found it, else bits; it only
+    reads), the pristine `compile`, exception types, `module_dicts` (every
+    module namespace now) and `heap_types` (every class that can change).
     """
-    compiled = _snippet_cache.get(code)
-    if compiled is None:
-        compiled = _compile(code, "<snippet>", "exec")
-        if _snippet_chars[0] + _len(code) > SNIPPET_CACHE_CHARS:
-            _snippet_cache.clear()
-            _snippet_chars[0] = 0
-        _snippet_cache[code] = compiled
-        _snippet_chars[0] += _len(code)
-    return compiled
+    state = bytearray(2)
+    if pyodide:
+        _scrub_javascript()
+    real_set_limit = _patch_process()
+    modules = sys.modules
+    saved_builtins = tuple(builtins.__dict__.items())
+    saved_modules = tuple(modules.items())
+    module_dicts = tuple(m.__dict__ for m in modules.values() if type(m) is types.ModuleType)
+    live = {id(d) for d in module_dicts}
+    self_written = tuple(
+        (d, k, d.get(k, _ABSENT)) for (d, k) in _SELF_WRITTEN if id(d) in live
+    )
+    null = _Null()
 
+    def restore_self_written(*, _written=self_written, _absent=_ABSENT, _get=dict.get,
+                             _pop=dict.pop):
+        """The standard library's own runtime globals, back as they were."""
+        for d, k, v in _written:
+            if _get(d, k, _absent) is not v:
+                if v is _absent:
+                    _pop(d, k, None)
+                else:
+                    d[k] = v
 
-def _load(setup, code, ns):
-    # The setup is test-side code (MBPP's test_setup_code, HumanEval's test
-    # imports): as in those harnesses it runs after the code, and may build
-    # fixtures from classes the code defines (MBPP 367, 927).
-    _exec(_snippet(code), ns)
-    if setup:
-        _exec(_compiled(setup, "<setup>"), ns)
+    def cleanup(
+        ns,
+        *,
+        _sys=sys,
+        _modules=modules,
+        _preloaded=frozenset(k for k, _ in saved_modules),
+        _null=null,
+        _StringIO=io.StringIO,
+        _set_limit=real_set_limit,
+        _limit=RECURSION_LIMIT,
+        _set_digits=sys.set_int_max_str_digits,
+        _digits=sys.get_int_max_str_digits(),
+        _Context=decimal.Context,
+        _setcontext=decimal.setcontext,
+        _collect=gc.collect,
+        _tuple=tuple,
+        _pop=dict.pop,
+        _clear=dict.clear,
+        _scan=not pyodide,
+    ):
+        if ns is not None:
+            _clear(ns)
+        _sys.stdout = _sys.stderr = _null
+        _sys.stdin = _StringIO("")
+        _set_limit(_limit)
+        _set_digits(_digits)
+        _setcontext(_Context())
+        # Modules the job imported go, so that no job sees another's. (The
+        # Pyodide worker watches the module table and drops them itself.)
+        if _scan:
+            for k in _tuple(k for k in _modules if k not in _preloaded):
+                _pop(_modules, k, None)
+        _collect()
 
-
-def classify(fn, timed_out):
-    """Run fn; return (None on success | outcome, ms). `timed_out()` says whether the timer fired."""
-    t0 = _perf()
-    try:
-        fn()
-        outcome = None
-    except AssertionError:
-        outcome = "FAIL"
-    except (KeyboardInterrupt, Timeout) as e:
-        outcome = "TIMEOUT" if timed_out() else error_name(e)
-    except BaseException as e:  # noqa: BLE001 - every failure of untrusted code is an outcome
-        outcome = error_name(e)
-    ms = (_perf() - t0) * 1000.0
-    if timed_out():
-        outcome = "TIMEOUT"
-    return outcome, ms
-
-
-# --- Pyodide ------------------------------------------------------------------
-
-
-def _never():
-    return False
-
-
-# Results of a batch go out to JavaScript at least this often, so a kill
-# loses (and re-runs) little.
-RESULT_S = 0.02
-
-
-def pyodide_install(js_step, js_begin, js_post, gap_s=0.0):
-    """Harden this interpreter; return run_batch(jobs_json, careful) -> JSON of results not yet posted.
-
-    A batch runs in one call from JavaScript: a call per job, with its
-    arguments and result converted each way, cost ~14% of a short suite.
-    ``js_begin(k, id)`` claims the batch's k-th job for the main thread to
-    watch (and marks its load phase begun), or returns 0 once the main thread
-    cut the batch short. ``js_step(index, outcome, ms)`` records progress
-    between phases and returns 1 when the main thread interrupted the
-    previous phase (its outcome is then TIMEOUT), else 0. Common outcomes
-    cross as small ints (their order must match OUTCOME_CODES in
-    pyodide_worker.ts): a string each way cost a call ~3x more.
-    ``js_post(json)`` hands on finished jobs' results, ``[[id, results], ...]``.
-
-    Outside a careful batch, ``js_step`` is called only at the first phase
-    boundary ``gap_s`` or more after the last call (or the job's start): that
-    call cost 6-12% of a short suite. The main thread, seeing no step, takes
-    the phase it last heard of to be running since then, so it interrupts
-    ``gap_s`` late at most, and never early: a phase that started later, in
-    silence, started less than ``gap_s`` after. An interrupted phase always
-    ends in a call, having run past the timeout (> ``gap_s``). What the main
-    thread cannot tell is which phase hung, if one must be killed: the pool
-    runs that job again careful (every boundary a call), alone.
-    """
-    _harden()
-    loads = json.loads
-    dumps = json.dumps
-    codes = {None: 0, "pass": 1, "FAIL": 2, "NOT_RUN": 3, "TIMEOUT": 4}
-    code_of = codes.get
-    last = [0.0]
-    gap = [gap_s]
-
-    def step(index, prev, ms):
-        if index == -1:
-            return prev  # js_begin marked the load phase's start
-        now = _perf()
-        if now - last[0] < gap[0]:
-            return prev
-        # Read before the call, so the main thread's clock for the phase
-        # starts no earlier than ours.
-        last[0] = now
-        return "TIMEOUT" if js_step(index, code_of(prev, prev), ms) else prev
-
-    def timed(fn):
-        return classify(fn, _never)
-
-    def run_batch(jobs_json, careful=False):
-        done = []
-        posted = _perf()
-        gap[0] = 0.0 if careful else gap_s
+    def end_job(
+        *,
+        _st=state,
+        _builtins=builtins.__dict__,
+        _saved_builtins=saved_builtins,
+        _modules=modules,
+        _saved_modules=saved_modules,
+        _same=_same_items,
+        _sys=sys,
+        _gc=gc,
+        _null_type=_Null,
+        _len=len,
+        _type=type,
+        # What runs code (cells and frames only hold values: a function they
+        # hold is found in its own right).
+        _code_types=(types.FunctionType, types.MethodType, type, types.GeneratorType,
+                     types.CoroutineType, types.AsyncGeneratorType),
+        _issubclass=issubclass,
+        _compare=not pyodide,
+    ):
+        """What the job left behind, as bits: 1 builtins or the module table
+        changed, 2 code of its own outlived it in shared state, 4 interpreter
+        hooks or gc settings changed. Only reads and compares by identity:
+        no snippet code runs here. (The Pyodide worker watches builtins and
+        the module table as they change, and skips their comparison here.)"""
+        bad = 0
+        if _compare and (not _same(_builtins, _saved_builtins)
+                         or not _same(_modules, _saved_modules)):
+            bad |= 1
+        if (_sys.gettrace() is not None or _sys.getprofile() is not None
+                or _gc.isenabled() or _gc.get_debug() != 0
+                or _len(_gc.callbacks) != 0 or _len(_gc.garbage) != 0
+                or _null_type.__dict__.get("write") is not _len):
+            bad |= 4
+        # Objects made during the job and alive after cleanup() collected
+        # its garbage: one that can run code is held by shared state.
+        _st[1] = 1
         try:
-            for k, job in enumerate(loads(jobs_json)):
-                jid = job["id"]
-                last[0] = _perf()
-                if not js_begin(k, jid):
+            for o in _gc.get_objects():
+                if _issubclass(_type(o), _code_types):
+                    bad |= 2
                     break
-                results = run_job(
-                    job["setup"], job["code"], job["tests"], job["start"], timed, step,
-                    job["stop"],
-                )
-                done.append((jid, results))
-                if _perf() - posted >= RESULT_S:
-                    js_post(dumps(done))
-                    done = []
-                    posted = _perf()
-        except BaseException:
-            # The driver itself failed (an interrupt in its bookkeeping): what
-            # finished still counts; JavaScript reports the job it failed in.
-            if done:
-                js_post(dumps(done))
-            raise
-        return dumps(done)
+            _gc.freeze()
+        finally:
+            _st[1] = 0
+        return bad
 
-    return run_batch
+    cleanup(None)
+    hook = _make_hook(state, _readable_roots(), frozenset(map(id, module_dicts)))
+    result = {
+        "state": state,
+        "cleanup": cleanup,
+        "end_job": end_job,
+        "compile": builtins.compile,
+        "builtins": builtins,
+        "AssertionError": AssertionError,
+        "KeyboardInterrupt": KeyboardInterrupt,
+        "module_dicts": module_dicts,
+        "heap_types": _heap_types(),
+        "sys_dict": sys.__dict__,
+        "modules": modules,
+        "str": str,
+        "self_written": tuple((d, k) for (d, k, _v) in self_written),
+        "restore_self_written": restore_self_written,
+    }
+    # From here on, whatever survives a job was made by it.
+    gc.collect()
+    gc.disable()
+    gc.freeze()
+    sys.addaudithook(hook)
+    return result
 
 
 # --- Native CPython -----------------------------------------------------------
@@ -416,75 +686,286 @@ def native_limits(mem_bytes):
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
 
-def native_main():
-    import signal
+# A native job's phases in its records: the load, tests by index, the cleanup.
+_LOAD, _CLEANUP = -1, -3
+# Code objects kept: tests repeat across a task's mutants, and the exec
+# reranker runs each pool snippet against several queries' tests; compiling
+# is about half of a short suite. Code objects cannot be changed, and every
+# job runs in a fresh namespace.
+TEST_CACHE_ENTRIES = 20000
+SNIPPET_CACHE_CHARS = 2_000_000
+# How often, at least, a native worker flushes what it has written.
+FLUSH_S = 0.02
 
+
+def _native_main():
+    """Build the worker: one lazy chain of C iterators, which the module's
+    last statement drains. Reads the parent's key (the first line on stdin),
+    hardens the interpreter, empties this module's namespace, and returns
+    the chain. Under untrusted code the only harness frames are the module's
+    (empty) and `run_phase`'s; `record`, `finish` and `emit_batch`, which
+    hold the key, run between phases, and nothing under a snippet refers to
+    them.
+
+    Messages, each line `<json>\\t<HMAC-SHA256 of the json, hex>`:
+    `{"ready": version}`; per job `{"id", "r": [[outcome, ms], ...]}`; in a
+    careful batch, after each phase `{"id", "next", "o", "ms"}`; per batch
+    `{"batch": "done"}`, `{"batch": "retire"}` after a job that tampered
+    (the jobs after it were not started; the worker exits), or
+    `{"batch": "rerun", "ids": [...]}` when a module changed and no job of
+    the batch is known to have done it (each runs again alone; the worker
+    exits). The parent holds a batch's results until its `batch` line.
+    """
+    import _json
+    import signal
+    from itertools import repeat
+
+    try:
+        from _hashlib import hmac_digest
+    except ImportError:  # a Python built without OpenSSL
+        from hmac import digest as hmac_digest
+
+    inp = sys.stdin.buffer
+    # C parser and encoder: json's Python layer is a snippet's to rebind.
+    scan = _json.make_scanner(json.JSONDecoder())
+    key = bytes.fromhex(scan(inp.readline().decode(), 0)[0]["key"])
     timeout_s = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
     mem_bytes = int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 30
-    # The protocol uses a private copy of stdout; fd 1 then points to /dev/null
-    # so a snippet writing to it cannot corrupt the stream.
+    # The protocol uses a private copy of stdout; fd 1 then points to
+    # /dev/null so that a snippet's prints cannot corrupt it (and what a
+    # snippet writes to the copy has no key).
     proto = os.fdopen(os.dup(1), "w", buffering=1 << 16)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
-    inp = sys.stdin.buffer
     native_limits(mem_bytes)
-
+    real_exit = os._exit
+    here = globals()
     fired = [False]
 
-    driver_file = run_job.__code__.co_filename
+    def on_alarm(_sig, frame, *, _fired=fired, _here=here, _Timeout=Timeout):
+        _fired[0] = True
+        # Raising inside the harness's own code would lose the phase; the
+        # flag alone marks it TIMEOUT there.
+        if frame is None or frame.f_globals is not _here:
+            raise _Timeout()
 
-    def on_alarm(_sig, frame):
-        fired[0] = True
-        # Raising inside the driver's own bookkeeping would lose the job; the
-        # flag alone marks the phase TIMEOUT there.
-        if frame is None or frame.f_code.co_filename != driver_file:
-            raise Timeout()
+    # Installed once: after install() nothing can replace it.
+    signal.signal(signal.SIGALRM, on_alarm)
+    harness = install(pyodide=False)
+    state = harness["state"]
+    end_job = harness["end_job"]
+    module_dicts = harness["module_dicts"]
+    # Filled in once this module's own namespace is emptied, below.
+    saved_dicts = []
+    skips = tuple(
+        VOLATILE_KEYS | frozenset(k for (dd, k) in harness["self_written"] if dd is d)
+        for d in module_dicts
+    )
+    encode = _json.make_encoder(None, None, _json.encode_basestring_ascii, None, ": ", ", ",
+                                False, False, True)
+    flushed = [time.perf_counter()]
 
-    def timed(fn):
-        fired[0] = False
-        signal.signal(signal.SIGALRM, on_alarm)
-        # Re-fire every 50 ms so a bare `except:` that swallows one alarm gets another.
-        signal.setitimer(signal.ITIMER_REAL, timeout_s, 0.05)
+    def seal(message, flush=False, *, _encode=encode, _join=str.join, _hmac=hmac_digest,
+             _key=key, _enc=str.encode, _hex=bytes.hex, _write=proto.write, _flush=proto.flush,
+             _perf=time.perf_counter, _flushed=flushed, _every=FLUSH_S):
+        text = _join("", _encode(message, 0))
+        _write(text + "\t" + _hex(_hmac(_key, _enc(text), "sha256")) + "\n")
+        now = _perf()
+        if flush or now - _flushed[0] >= _every:
+            _flush()
+            _flushed[0] = now
+
+    def run_phase(item, *, _exec=exec, _setitimer=signal.setitimer, _REAL=signal.ITIMER_REAL,
+                  _t=timeout_s, _fired=fired, _perf=time.perf_counter, _AE=AssertionError,
+                  _BE=BaseException, _name=error_name, _type=type, _str=str,
+                  _Code=types.CodeType, _cleanup=harness["cleanup"],
+                  _restore=harness["restore_self_written"], _LOAD=_LOAD, _CLEANUP=_CLEANUP):
+        """One phase of a job, and the only harness frame under untrusted
+        code: `item` is (index, code, ns, st), st = [the load's failure or
+        None, stopped at a TIMEOUT]; returns (index, outcome or None, ms). A
+        snippet can reach all of it, and none of it makes a pass: st only
+        stops tests, and the outcome is this frame's return value."""
+        index = item[0]
+        code = item[1]
+        ns = item[2]
+        st = item[3]
+        if index == _CLEANUP:
+            # Under the timer too: the snippet's finalizers run here.
+            _setitimer(_REAL, _t, 0.05)
+            try:
+                _cleanup(ns)
+                _restore()
+            finally:
+                _setitimer(_REAL, 0)
+            return (index, None, 0.0)
+        if index != _LOAD:
+            if st[1] is True:
+                return (index, "NOT_RUN", 0.0)
+            failed = st[0]
+            if _type(failed) is _str and failed != "pass":
+                # setup or code itself failed: every test shares that outcome.
+                return (index, failed, 0.0)
+        _fired[0] = False
+        # Re-fire every 50 ms so that a bare `except:` that swallows one
+        # alarm gets another.
+        _setitimer(_REAL, _t, 0.05)
+        t0 = _perf()
         try:
-            return classify(fn, lambda: fired[0])
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-
-    _harden()
-    emit = proto.write
-    flush = proto.flush
-    dumps = json.dumps
-    emit(dumps({"ready": sys.version.split()[0]}) + "\n")
-    flush()
-    while True:
-        line = inp.readline()
-        if not line:
-            return
-        batch = json.loads(line)
-        careful = batch.get("careful", False)
-        for job in batch["jobs"]:
-            jid = job["id"]
-            if careful:
-
-                def step(index, prev, ms, jid=jid):
-                    if index != -1:
-                        emit(dumps({"id": jid, "next": index, "o": prev, "ms": ms}) + "\n")
-                        flush()
-                    return prev
-
+            if index == _LOAD:
+                # The setup is test-side code (MBPP's test_setup_code,
+                # HumanEval's test imports): as in those harnesses it runs
+                # after the code, and may build fixtures from classes the
+                # code defines (MBPP 367, 927). Either may not have compiled.
+                for part in code:
+                    if _type(part) is _Code:
+                        _exec(part, ns)
+                    elif part is not None:
+                        return (index, part, (_perf() - t0) * 1000.0)
+            elif _type(code) is _Code:
+                _exec(code, ns)
             else:
+                # The test does not compile: its outcome is compiling's.
+                return (index, code, 0.0)
+        except _AE:
+            return (index, "TIMEOUT" if _fired[0] else "FAIL", (_perf() - t0) * 1000.0)
+        except _BE as e:
+            return (index, "TIMEOUT" if _fired[0] else _name(e), (_perf() - t0) * 1000.0)
+        finally:
+            _setitimer(_REAL, 0)
+        return (index, "TIMEOUT" if _fired[0] else None, (_perf() - t0) * 1000.0)
 
-                def step(_index, prev, _ms):
-                    return prev
+    tests_cache = {}
+    snippets_cache = {}
+    snippet_chars = [0]
 
-            results = run_job(
-                job["setup"], job["code"], job["tests"], job["start"], timed, step,
-                job.get("stop", False),
-            )
-            emit(dumps({"id": jid, "r": results}) + "\n")
-            flush()
+    def job_phases(job, bst, *, _compile=compile, _builtins=builtins, _tests=tests_cache,
+                   _snippets=snippets_cache, _chars=snippet_chars, _limit=SNIPPET_CACHE_CHARS,
+                   _entries=TEST_CACHE_ENTRIES, _len=len, _map=map, _range=range,
+                   _BE=BaseException, _name=error_name, _seal=seal, _run=run_phase,
+                   _LOAD=_LOAD, _CLEANUP=_CLEANUP):
+        """A job's phases, compiled, as a lazy chain of (index, outcome, ms)
+        records; none once the batch has stopped. Runs before the job's
+        first phase; the caches it keeps are out of every snippet's reach."""
+        if bst[0]:
+            return ()
+        jid, setup, source, tests, start, stop, careful = job
+
+        def compiled(src, name, cache):
+            """The code object, or the outcome of compiling it (not the
+            exception, whose traceback would hold this frame)."""
+            code = cache.get(src)
+            if code is None:
+                try:
+                    code = _compile(src, name, "exec")
+                except _BE as e:
+                    # Does not compile: compiled (and failing) again next time.
+                    return _name(e)
+                cache[src] = code
+            return code
+
+        if _len(_tests) > _entries:
+            _tests.clear()
+        if source not in _snippets:
+            if _chars[0] + _len(source) > _limit:
+                _snippets.clear()
+                _chars[0] = 0
+            _chars[0] += _len(source)
+        load = (compiled(source, "<snippet>", _snippets),
+                compiled(setup, "<setup>", _tests) if setup else None)
+        ns = {"__name__": "__main__", "__builtins__": _builtins}
+        st = [None, False]
+        n = _len(tests)
+        items = [(_LOAD, load, ns, st)]
+        for i in _range(start, n):
+            items.append((i, compiled(tests[i], "<test>", _tests), ns, st))
+        items.append((_CLEANUP, None, ns, st))
+
+        def record(res, *, _st=st, _jid=jid, _n=n, _start=start, _stop=stop, _careful=careful,
+                   _LOAD=_LOAD, _CLEANUP=_CLEANUP):
+            index, outcome, ms = res
+            if index == _CLEANUP:
+                return res
+            # -3, after the last test: the cleanup, where the snippet's
+            # finalizers run; a death there is charged to the job.
+            if index == _LOAD:
+                if outcome is not None:
+                    _st[0] = outcome
+                nxt = _start if _start < _n else -3
+            else:
+                if _stop and outcome == "TIMEOUT":
+                    _st[1] = True
+                nxt = index + 1 if index + 1 < _n else -3
+                if outcome is None:
+                    outcome = "pass"
+            if _careful:
+                _seal({"id": _jid, "next": nxt, "o": outcome, "ms": ms}, True)
+            return res
+
+        return _map(record, _map(_run, items))
+
+    def finish(job, records, bst, *, _st=state, _end=end_job, _seal=seal, _TAMPER=TAMPER):
+        """A job's outcomes, checked and sent: every one ERROR:Tamper when it
+        tried what only tampering needs or left the interpreter changed."""
+        jid = job[0]
+        if not records:
+            return (jid, None)
+        outcomes = [[o or "pass", ms] for (i, o, ms) in records if i >= 0]
+        tampered = _st[0] != 0 or _end() != 0
+        if tampered:
+            outcomes = [[_TAMPER, ms] for (_o, ms) in outcomes]
+            bst[0] = True
+        _seal({"id": jid, "r": outcomes})
+        return (jid, tampered)
+
+    def emit_batch(results, *, _seal=seal, _dicts=module_dicts, _saved=saved_dicts, _skips=skips,
+                   _same=_same_items, _zip=zip, _exit=real_exit, _len=len):
+        started = [r for r in results if r[1] is not None]
+        for _jid, tampered in started:
+            if tampered:
+                _seal({"batch": "retire"}, True)
+                _exit(0)
+        for d, saved, skip in _zip(_dicts, _saved, _skips):
+            if not _same(d, saved, skip):
+                if _len(started) == 1:
+                    # Run alone, after batches that all ended clean: its own doing.
+                    _seal({"id": started[0][0], "tamper": True})
+                    _seal({"batch": "retire"}, True)
+                else:
+                    _seal({"batch": "rerun", "ids": [jid for (jid, _t) in started]}, True)
+                _exit(0)
+        _seal({"batch": "done"}, True)
+
+    def parse(line, *, _scan=scan, _decode=bytes.decode, _tuple=tuple):
+        batch = _scan(_decode(line), 0)[0]
+        careful = batch.get("careful", False)
+        return _tuple(
+            (j["id"], j["setup"], j["code"], _tuple(j["tests"]), j["start"], j.get("stop", False),
+             careful)
+            for j in batch["jobs"]
+        )
+
+    def batch_results(jobs, *, _map=map, _tuple=tuple, _repeat=repeat, _phases=job_phases,
+                      _finish=finish):
+        bst = [False]
+        return _map(_finish, jobs, _map(_tuple, _map(_phases, jobs, _repeat(bst))), _repeat(bst))
+
+    version = sys.version.split()[0]
+    freeze = gc.freeze
+    # Nothing of the harness stays in the module namespace: the module's
+    # frame is at the bottom of every snippet's stack. (No global is read
+    # from here on.)
+    here.clear()
+    saved_dicts.extend(tuple(d.items()) for d in module_dicts)
+    # The harness's own objects are not a job's survivors.
+    state[1] = 1
+    freeze()
+    state[1] = 0
+    seal({"ready": version}, True)
+    return map(emit_batch, map(tuple, map(batch_results, map(parse, iter(inp.readline, b"")))))
 
 
 if __name__ == "__main__" and sys.platform != "emscripten":
-    native_main()
+    from collections import deque as _drain
+
+    _drain(_native_main(), 0)

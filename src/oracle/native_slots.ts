@@ -1,5 +1,14 @@
+import { Buffer } from "node:buffer";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { asOutcome, CRASH, type Outcome, outcomesFromWire, type TestOutcome } from "./outcome.ts";
+import {
+  asOutcome,
+  CRASH,
+  type Outcome,
+  outcomesFromWire,
+  TAMPER,
+  type TestOutcome,
+} from "./outcome.ts";
 import type { Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
 
@@ -73,6 +82,43 @@ interface Line {
   next?: number;
   o?: unknown;
   ms?: number;
+  tamper?: boolean;
+  batch?: "done" | "retire" | "rerun";
+  ids?: number[];
+}
+
+/**
+ * A line of the worker's, if it carries the worker's key: `<json>\t<HMAC>`
+ * with the HMAC-SHA256 of the JSON under `key`. The code under test shares
+ * the worker's process and can write to the pipe too, but it cannot read
+ * the key (see driver.py), so a line without it is none of the harness's.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { createHmac } from "node:crypto";
+ * import { unsealLine } from "./native_slots.ts";
+ * const key = new Uint8Array(32).fill(7);
+ * const text = '{"id": 1}';
+ * const mac = createHmac("sha256", key).update(text).digest("hex");
+ * deepStrictEqual(unsealLine(`${text}\t${mac}`, key), { id: 1 });
+ * deepStrictEqual(unsealLine(`{"id": 2}\t${mac}`, key), null);
+ * deepStrictEqual(unsealLine(text, key), null);
+ * ```
+ */
+export function unsealLine(line: string, key: Uint8Array): Record<string, unknown> | null {
+  const tab = line.lastIndexOf("\t");
+  if (tab < 0) return null;
+  const text = line.slice(0, tab);
+  const mac = Buffer.from(line.slice(tab + 1), "hex");
+  const want = createHmac("sha256", key).update(text).digest();
+  if (mac.length !== want.length || !timingSafeEqual(mac, want)) return null;
+  try {
+    const value = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -80,6 +126,15 @@ interface Line {
  * driver's own timer (setitimer) is the soft timeout; a worker that does not
  * answer within the job's budget is killed, and the job it hung in is re-run
  * carefully (progress after every phase) to place the hang on one test.
+ *
+ * The verdicts come from this side: each slot gives its worker a fresh key
+ * and takes only lines sealed with it (`unsealLine`). A batch's results are
+ * held until the worker's line for the batch: `done` delivers them;
+ * `retire` (a job tampered, its outcomes say so, the jobs after it never
+ * started) and `rerun` (the batch left a module changed, no job known to
+ * have done it: each runs again alone) end the worker. Any other line on
+ * its pipe is forged: the batch's jobs run again alone, or the job gets
+ * `ERROR:Tamper` when it was alone.
  */
 export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
   const { native, timeoutMs } = options;
@@ -104,11 +159,16 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       clearEnv: true,
       env: { LC_ALL: "C.UTF-8" },
     }).spawn();
+    const key = new Uint8Array(randomBytes(32));
     const writer = child.stdin.getWriter();
     const encoder = new TextEncoder();
     let alive = true;
     let started = false;
+    /** The batch's jobs not yet answered, in order; the first is running. */
     let inflight: WireJob[] = [];
+    /** The batch's answered jobs, held until the batch's own line. */
+    let held: { id: number; outcomes: TestOutcome[] }[] = [];
+    let batchIds: number[] = [];
     let careful = false;
     let phase = -1;
     let partial: TestOutcome[] = [];
@@ -117,25 +177,46 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
     let onReady: ((ok: boolean) => void) | undefined;
     const ready = new Promise<boolean>((resolve) => (onReady = resolve));
 
-    const die = (outcome: Outcome) => {
-      if (!alive) return;
+    const stop = () => {
       alive = false;
       clearInterval(timer);
       killChild(child);
+    };
+
+    const die = (outcome: Outcome) => {
+      if (!alive) return;
+      stop();
       if (!started) return;
       const job = inflight[0];
       const ms = performance.now() - lastProgress;
+      // Held results are lost with the worker: their jobs run again.
       if (!job || (careful && phase === -2)) {
         events.dead({ id: null, phase: null, partial: [], outcome, ms });
       } else {
         events.dead({
           id: job.id,
           phase: careful ? phase : null,
-          partial: careful ? partial : [],
+          // Phase -3, the job's cleanup: every test gets the death's outcome.
+          partial: careful && phase !== -3 ? partial : [],
           outcome,
           ms,
         });
       }
+    };
+
+    /** The batch ends without results: its jobs run again alone, or the one job tampered. */
+    const forged = () => {
+      if (!alive) return;
+      stop();
+      if (batchIds.length === 1) {
+        const job = inflight[0] ?? { id: batchIds[0], tests: [] as string[], start: 0 };
+        const alone = held.find((h) => h.id === batchIds[0]);
+        const n = alone ? alone.outcomes.length : job.tests.length - job.start;
+        events.result(batchIds[0], Array.from({ length: n }, () => ({ outcome: TAMPER, ms: 0 })));
+      } else if (batchIds.length > 0) {
+        events.rerun?.(batchIds);
+      }
+      events.idle(0, true);
     };
 
     const watch = () => {
@@ -145,31 +226,53 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       if (performance.now() - lastProgress > budget) die("TIMEOUT");
     };
 
-    const onLine = (text: string) => {
-      let line: Line;
-      try {
-        line = JSON.parse(text);
-      } catch {
+    const endBatch = (line: Line) => {
+      clearInterval(timer);
+      timer = undefined;
+      if (line.batch === "rerun") {
+        stop();
+        events.rerun?.((line.ids ?? []).filter((id) => batchIds.includes(id)));
+        events.idle(0, true);
         return;
       }
+      const results = held;
+      held = [];
+      inflight = [];
+      batchIds = [];
+      for (const r of results) {
+        events.result(r.id, r.outcomes);
+        if (!alive) return;
+      }
+      if (line.batch === "retire") {
+        stop();
+        events.idle(0, true);
+      } else {
+        events.idle(0);
+      }
+    };
+
+    const onLine = (text: string) => {
+      const line = unsealLine(text, key) as Line | null;
+      if (line === null) return forged();
       if (line.ready) {
         onReady?.(true);
         return;
       }
-      const job = inflight[0];
-      if (!job || line.id !== job.id) return;
       lastProgress = performance.now();
+      if (line.batch) return endBatch(line);
+      if (line.tamper === true && typeof line.id === "number") {
+        // The one job of its batch left a module changed: its outcomes say so.
+        const h = held.find((r) => r.id === line.id);
+        if (h) h.outcomes = h.outcomes.map((o) => ({ outcome: TAMPER, ms: o.ms }));
+        return;
+      }
+      const job = inflight[0];
+      if (!job || line.id !== job.id) return forged();
       if (line.r) {
-        const outcomes = outcomesFromWire(line.r);
+        held.push({ id: job.id, outcomes: outcomesFromWire(line.r) });
         inflight.shift();
         phase = -1;
         partial = [];
-        events.result(job.id, outcomes);
-        if (inflight.length === 0 && alive) {
-          clearInterval(timer);
-          timer = undefined;
-          events.idle(0);
-        }
       } else if (line.next !== undefined) {
         if (phase >= 0) partial.push({ outcome: asOutcome(line.o), ms: Number(line.ms) || 0 });
         phase = line.next;
@@ -185,6 +288,8 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
       die(CRASH);
     });
+    writer.write(encoder.encode(JSON.stringify({ key: Buffer.from(key).toString("hex") }) + "\n"))
+      .catch(() => {});
 
     const startTimer = setTimeout(() => onReady?.(false), 30_000);
     const ok = await ready;
@@ -202,6 +307,8 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       send(jobs: WireJob[]) {
         if (!alive) throw new Error("send to a dead native worker");
         inflight = [...jobs];
+        held = [];
+        batchIds = jobs.map((j) => j.id);
         careful = jobs.some((j) => j.careful);
         phase = -1;
         partial = [];

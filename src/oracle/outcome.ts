@@ -33,6 +33,20 @@ export interface Job {
 /** Outcome of a test whose worker died under it (crash, os-level exit, fatal error). */
 export const CRASH: Outcome = "ERROR:Crash";
 
+/**
+ * Outcome of every test of a job that tried what only tampering needs
+ * (reaching for the harness: gc introspection, trace, profile or audit hooks,
+ * signal handlers, the JavaScript bridge, rewriting functions' code) or left
+ * shared state changed (builtins, a module's or class's namespace, the
+ * module table, its own code reachable from any of them). See driver.py.
+ */
+export const TAMPER: Outcome = "ERROR:Tamper";
+
+/** True when any test's outcome is {@link TAMPER}: the suite's run tried to forge or leak. */
+export function tampered(outcomes: readonly TestOutcome[]): boolean {
+  return outcomes.some((o) => o.outcome === TAMPER);
+}
+
 /** True when every test passed (an empty suite does not pass). */
 export function allPass(outcomes: readonly TestOutcome[]): boolean {
   return outcomes.length > 0 && outcomes.every((o) => o.outcome === "pass");

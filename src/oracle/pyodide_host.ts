@@ -81,7 +81,11 @@ async function main(): Promise<void> {
     const snapshot = await readShared(snapshotPath);
     slot = await pyodideSlotFactory({ snapshot, timeoutMs: Number(timeout) })({
       result: (id, outcomes) => result(id, outcomes.map((o) => [o.outcome, o.ms])),
-      idle: (memory) => emit({ t: "idle", m: memory }),
+      idle: (memory, retire) => {
+        emit({ t: "idle", m: memory, ...(retire ? { x: true } : {}) });
+        // A retired worker runs nothing more: neither does its process.
+        if (retire) Deno.exit(0);
+      },
       stalled: (on) => emit({ t: "stalled", on }),
       dead: (report) => {
         emit({ t: "dead", r: report });

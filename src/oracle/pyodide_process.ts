@@ -1,6 +1,6 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { CRASH, outcomesFromWire } from "./outcome.ts";
-import { killAfterMs, PYODIDE_LINK, pyodideDir } from "./pyodide_slots.ts";
+import { killAfterMs, PYODIDE_LINK, pyodideDir, WORKER_MODULES } from "./pyodide_slots.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
 import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
 import { childDenoEnv } from "../io/child_env.ts";
@@ -22,6 +22,8 @@ interface HostMessage {
   /** Results: `[id, [[outcome, ms], ...]]` per job. */
   r?: [number, [unknown, unknown][]][] | DeathReport;
   m?: number;
+  /** With `idle`: the worker retired (a job tampered); the host exits. */
+  x?: boolean;
   on?: boolean;
   ids?: number[];
   error?: string;
@@ -72,7 +74,9 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
     "--unstable-worker-options",
     ...pyodideV8Flags(Deno.version.v8),
     `--config=${CONFIG}`,
-    `--allow-read=${pyodideDir()},${PYODIDE_LINK},${WORKER},${options.snapshotPath}`,
+    `--allow-read=${
+      [pyodideDir(), PYODIDE_LINK, WORKER, ...WORKER_MODULES, options.snapshotPath].join(",")
+    }`,
     HOST,
     options.snapshotPath,
     String(options.timeoutMs),
@@ -134,7 +138,12 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
           inflight = [];
           clearInterval(timer);
           timer = undefined;
-          events.idle(message.m ?? 0);
+          if (message.x === true) {
+            alive = false;
+            killChild(child);
+            writer.close().catch(() => {});
+          }
+          events.idle(message.m ?? 0, message.x === true);
           return;
         case "stalled":
           events.stalled?.(message.on ?? false);

@@ -26,12 +26,19 @@ export function driverSource(): string {
 const WORKER_URL = new URL("./pyodide_worker.ts", import.meta.url);
 
 /**
+ * The worker's own module besides its entry: the worker loads it itself, under
+ * the worker's permissions.
+ */
+export const WORKER_MODULES = [fromFileUrl(new URL("./pyodide_capi.ts", import.meta.url))];
+
+/**
  * Options of a module worker whose permissions deny everything but reading
- * `dir` (Pyodide's own files); needs --unstable-worker-options.
+ * `dir` (Pyodide's own files) and the worker's own modules; needs
+ * --unstable-worker-options.
  */
 export function lockedDownWorker(dir: string): WorkerOptions {
   const permissions = {
-    read: [dir],
+    read: [dir, ...WORKER_MODULES],
     write: false,
     net: false,
     env: false,
@@ -222,13 +229,15 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       clearInterval(timer);
       const id = at?.id ?? Atomics.load(ctrl, JOB);
       const phase = at?.phase ?? Atomics.load(ctrl, PHASE);
-      // Phase -2: the job had finished, its result may be in flight; run it again.
+      // Phase -2: the job had finished, its result may be in flight; run it
+      // again. Phase -3: it died in the job's cleanup (the snippet's
+      // finalizers), which charges every test of the job.
       const inJob = id > 0 && phase !== -2;
       const report: DeathReport = {
         id: inJob ? id : null,
         // Outside careful batches the phase last reported may have ended since.
         phase: careful ? phase : null,
-        partial: inJob && careful ? partial() : [],
+        partial: inJob && careful && phase !== -3 ? partial() : [],
         outcome,
         ms,
         detail,
@@ -273,20 +282,14 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
     };
 
     /**
-     * Hand on the results a message carries (`[[id, [[outcome, ms], ...]], ...]`
-     * as JSON); false when they are unreadable (the worker died for it).
+     * Hand on the results a message carries (`[[id, [[outcome, ms], ...]], ...]`);
+     * false when they are unreadable (the worker died for it).
      */
-    const deliver = (done: unknown): boolean => {
+    const deliver = (jobs: unknown): boolean => {
       const unreadable = () => {
         die(CRASH, 0, "unreadable result");
         return false;
       };
-      let jobs: unknown;
-      try {
-        jobs = JSON.parse(String(done ?? "[]"));
-      } catch {
-        return unreadable();
-      }
       if (!Array.isArray(jobs)) return unreadable();
       // Job by job, so the results before a bad entry are not lost.
       for (const entry of jobs) {
@@ -314,7 +317,12 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         if (!deliver(msg.done)) return;
         clearInterval(timer);
         timer = undefined;
-        events.idle(msg.memory as number);
+        if (msg.retire === true) {
+          // A job tampered: this worker runs no other (the pool replaces it).
+          alive = false;
+          worker.terminate();
+        }
+        events.idle(msg.memory as number, msg.retire === true);
       } else if (msg.type === "fault") {
         const interruptedNow = Atomics.load(ctrl, INTR) === Atomics.load(ctrl, SEQ);
         die(

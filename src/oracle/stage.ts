@@ -13,7 +13,7 @@ import {
   TASKS,
   VALIDATION,
 } from "../tables/schema.ts";
-import { allPass, complete, type TestOutcome, timeoutOnly } from "./outcome.ts";
+import { allPass, complete, tampered, type TestOutcome, timeoutOnly } from "./outcome.ts";
 import type { Runtime } from "./pool.ts";
 import { type RunSuitesReport, type SuiteResult, SuiteRunner } from "./run_suites.ts";
 import { inShard, type Shard } from "../pipeline/shard.ts";
@@ -92,6 +92,16 @@ function canonicalGate(
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * Whether a candidate's outcomes verify it as a distractor: it fails a test,
+ * by its own behaviour. One whose run tampered (ERROR:Tamper) failed because
+ * the sandbox refused it, which says nothing of its bug: it is rejected
+ * (gate `tampered`), and the rounds do not count it either.
+ */
+function verifiedDistractor(outcomes: readonly TestOutcome[]): boolean {
+  return !allPass(outcomes) && !tampered(outcomes);
+}
+
 /** The oracle's inputs, checked: tasks by id, each task's mutants in seeded order, rejects. */
 interface OracleInputs {
   tasks: TaskRow[];
@@ -110,7 +120,8 @@ interface SuiteRuns {
  * and write `executions`, `queries`, `corpus`, `validation` and the oracle's
  * rejects. A canonical failing any test or differing between its two runs
  * rejects its task; a candidate passing every test is an equivalent mutant
- * and is dropped; a candidate failing only by TIMEOUT is kept but flagged. Up
+ * and is dropped, and so is one whose run tampered (ERROR:Tamper, gate
+ * `tampered`); a candidate failing only by TIMEOUT is kept but flagged. Up
  * to `maxDistractors` verified candidates per task are kept, lowest `order`
  * first; candidates after a task's last kept one are not executed at all
  * (gate `not_needed`), which leaves the kept set unchanged. A candidate's
@@ -273,7 +284,7 @@ async function runTaskSuites(
           runner.run({ setup, code: m.code, tests, stopAtTimeout: true }).then((r) => {
             inFlight--;
             candidate.set(m.snippet_id, r);
-            if (!allPass(r.outcomes)) verified++;
+            if (verifiedDistractor(r.outcomes)) verified++;
             launch();
           }, reject);
         }
@@ -348,6 +359,17 @@ function gateTasks(
           source: src,
           locator: m.snippet_id,
           reason: "equivalent_mutant: passes every test",
+        });
+        continue;
+      }
+      if (tampered(outcomes)) {
+        count("tampered", src);
+        rejects.push({
+          stage: "oracle",
+          source: src,
+          locator: m.snippet_id,
+          reason:
+            "tampered: its run reached for the harness or changed shared state (ERROR:Tamper)",
         });
         continue;
       }

@@ -50,14 +50,16 @@ const LOOPS_ON_ONE = "def f(x):\n    while x == 1:\n        pass\n    return x +
 
 async function fixture(out: string): Promise<void> {
   Deno.env.set("EXECRET_OUT", out);
-  // The flaky canonical counts its own runs in a place a job cannot reset
-  // (the interpreter's sys module), so its second run in the same worker fails.
-  const flaky = "import sys\nsys.execret_runs = getattr(sys, 'execret_runs', 0) + 1\n" +
-    "def f():\n    return sys.execret_runs\n";
+  // The flaky canonical sees whether it ran before in the same worker,
+  // through state inside an object the standard library keeps and no job is
+  // checked for (the generator behind `random`, README "Sandbox"): its
+  // second run draws the first number after seed 7, and fails.
+  const flaky = "import random\nX = random.random()\nrandom.seed(7)\n" +
+    "def f():\n    return X != 0.32383276483316237\n";
   await writeTable("tasks", [
     task("add", ADD, ADD_TESTS),
     task("bad", "def f(x):\n    return x\n", ["assert f(1) == 1", "assert f(2) == 3"]),
-    task("flaky", flaky, ["assert f() == 1"]),
+    task("flaky", flaky, ["assert f()"]),
     task("lonely", "def f():\n    return 1\n", ["assert f() == 1"]),
     task("loop", "def f(x):\n    return x\n", LOOP_TESTS),
   ], TASKS);
@@ -76,6 +78,13 @@ async function fixture(out: string): Promise<void> {
     mutant(id, 3, "wrong_operator", "def add(a, b):\n    return a - b\n"),
     mutant(id, 4, "wrong_comparison", "def add(a, b):\n    return a + b if a < 0 else a / 0\n"),
     mutant("builtin/missing", 0, "off_by_one", "def f():\n    return 2\n"),
+    // Fails only because the sandbox refused it: no distractor.
+    mutant(
+      "builtin/lonely",
+      0,
+      "off_by_one",
+      "import gc\ngc.get_objects()\ndef f():\n    return 2\n",
+    ),
     // Both stop at their first TIMEOUT; m1 would FAIL its later tests, which never run.
     mutant("builtin/loop", 0, "off_by_one", LOOPS),
     mutant("builtin/loop", 1, "off_by_one", LOOPS_ON_ONE),
@@ -113,9 +122,10 @@ Deno.test({
           "canonical_pass",
           "equivalent",
           "verified",
+          "tampered",
         ]
           .map(count),
-        [5, 1, 1, 3, 1, 6],
+        [5, 1, 1, 3, 1, 6, 1],
       );
       assertEquals(
         [4, 3, 2, 1, 0].map((n) => count(`tasks_with_distractors:${n}`)),
@@ -152,6 +162,10 @@ Deno.test({
         ["builtin/add#m5", "not_needed: 4 distractors verified before it in the seeded order"],
         ["builtin/bad", "canonical_fails: test 1 FAIL"],
         ["builtin/flaky", "flaky_canonical: test 0 pass vs FAIL between two runs"],
+        [
+          "builtin/lonely#m0",
+          "tampered: its run reached for the harness or changed shared state (ERROR:Tamper)",
+        ],
         ["builtin/missing#m0", "unknown_task: builtin/missing is not in tasks"],
       ]);
       const executions = await readTableRows(join(out, "tables", "executions.arrow"), EXECUTIONS);

@@ -13,13 +13,23 @@ export interface WireJob {
   careful: boolean;
   /** Stop at the first TIMEOUT; the tests after it are NOT_RUN (see `Job.stopAtTimeout`). */
   stopAtTimeout: boolean;
+  /**
+   * Sent alone, to a worker whose earlier batches all left it clean: a batch
+   * this job was in left a shared namespace changed and no job of it was
+   * found to have done it, so each runs again this way (see `SlotEvents.rerun`).
+   */
+  isolated?: boolean;
 }
 
 /** What a slot knows when its worker died or was killed in the middle of a job. */
 export interface DeathReport {
   /** The job in progress, or null when the worker died between jobs. */
   id: number | null;
-  /** -1 while loading setup + code; a test index; null when unknown. */
+  /**
+   * -1 while loading setup + code; a test index; -3 in the job's cleanup
+   * after its last test (the snippet's finalizers: every test is charged);
+   * null when unknown.
+   */
   phase: number | null;
   /** Outcomes of the tests of that job finished before the death, from `start` on. */
   partial: TestOutcome[];
@@ -33,8 +43,19 @@ export interface DeathReport {
 /** Callbacks a slot uses to report to its pool. */
 export interface SlotEvents {
   result(id: number, outcomes: TestOutcome[]): void;
-  /** The batch is done; `memoryBytes` is the worker's current footprint when known. */
-  idle(memoryBytes: number): void;
+  /**
+   * The batch is done; `memoryBytes` is the worker's current footprint when
+   * known. `retire`: the worker will run no other job (a job of the batch
+   * tampered, or changed what later jobs would see; the slot has stopped
+   * it); the batch's unanswered jobs never started and go back to the queue.
+   */
+  idle(memoryBytes: number, retire?: boolean): void;
+  /**
+   * These jobs' results are void: a shared namespace changed during their
+   * batch and the worker cannot tell which job changed it. Each runs again
+   * alone (`WireJob.isolated`); an `idle` with `retire` follows.
+   */
+  rerun?(ids: number[]): void;
   /** The worker is gone (the slot already terminated it); another starts once there is work. */
   dead(report: DeathReport): void;
   /**
@@ -66,6 +87,7 @@ interface Pending {
   job: Job;
   start: number;
   careful: boolean;
+  isolated: boolean;
   done: TestOutcome[];
   resolve(outcomes: TestOutcome[]): void;
   reject(error: Error): void;
@@ -98,6 +120,10 @@ export interface PoolStats {
   deaths: string[];
   /** Spare workers started while others were stalled. */
   spares: number;
+  /** Workers retired after a job that tampered or changed shared state. */
+  retired: number;
+  /** Jobs run again alone because their batch changed shared state. */
+  reruns: number;
 }
 
 /** Settings of a {@link WorkerPool}. */
@@ -145,6 +171,8 @@ export class WorkerPool {
     respawnMs: [],
     deaths: [],
     spares: 0,
+    retired: 0,
+    reruns: 0,
   };
   #queue: Pending[] = [];
   #slots: SlotState[] = [];
@@ -174,6 +202,7 @@ export class WorkerPool {
         job,
         start: 0,
         careful: false,
+        isolated: false,
         done: [],
         resolve,
         reject,
@@ -224,10 +253,12 @@ export class WorkerPool {
       const batch: Pending[] = [];
       while (batch.length < n && this.#queue.length > 0) {
         const next = this.#queue[0];
-        // A careful job travels alone: it is the one that hung a worker before.
-        if (next.careful && batch.length > 0) break;
+        // A careful job travels alone: it is the one that hung a worker
+        // before. So does an isolated one: alone, what it leaves is its own.
+        const alone = next.careful || next.isolated;
+        if (alone && batch.length > 0) break;
         batch.push(this.#queue.shift()!);
-        if (next.careful) break;
+        if (alone) break;
       }
       s.busy = batch;
       s.open = true;
@@ -239,6 +270,7 @@ export class WorkerPool {
         start: p.start,
         careful: p.careful,
         stopAtTimeout: p.job.stopAtTimeout ?? false,
+        isolated: p.isolated,
       })));
     }
     this.#startSpares(room);
@@ -313,18 +345,32 @@ export class WorkerPool {
         this.stats.jobs++;
         p.resolve([...p.done, ...outcomes]);
       },
-      idle: (memoryBytes) => {
-        // Jobs a worker never answered (it should not happen) go back to the queue.
+      idle: (memoryBytes, retire) => {
+        // Jobs a worker never answered (it should not happen, but after a
+        // retirement, where they never started) go back to the queue.
         this.#queue.unshift(...state.busy);
         state.busy = [];
         state.open = false;
         state.stalled = false;
-        if (memoryBytes > this.options.memoryLimitBytes && !this.#closed) {
-          this.stats.recycles++;
+        if (retire) this.stats.retired++;
+        if ((retire || memoryBytes > this.options.memoryLimitBytes) && !this.#closed) {
+          if (!retire) this.stats.recycles++;
           state.slot?.kill();
           state.slot = null;
         }
         this.#schedulePump();
+      },
+      rerun: (ids) => {
+        const again = new Set(ids);
+        const back = state.busy.filter((p) => again.has(p.id));
+        state.busy = state.busy.filter((p) => !again.has(p.id));
+        for (const p of back) {
+          p.isolated = true;
+          p.start = 0;
+          p.done = [];
+        }
+        this.stats.reruns += back.length;
+        this.#queue.unshift(...back);
       },
       stalled: (on) => {
         if (!state.open || state.stalled === on) return;

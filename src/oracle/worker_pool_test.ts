@@ -214,3 +214,77 @@ Deno.test("a spare that would start after a stall ends starts only when much wor
     else assertEquals(log.order[0], "slow", label);
   }
 });
+
+/**
+ * A slot that acts like a worker after tampering: a job whose code starts
+ * with "tamper" gets ERROR:Tamper and retires its worker, the jobs after it
+ * unstarted; one starting with "dirty" makes a batch of several ask for a
+ * rerun (as a native worker whose batch left a module changed), and gets
+ * ERROR:Tamper when alone. Records each batch's job codes, and the workers.
+ */
+function tamperingFactory(log: { batches: string[][]; workers: number }) {
+  return (events: SlotEvents): Promise<Slot> => {
+    log.workers++;
+    return Promise.resolve({
+      send(jobs: WireJob[]) {
+        log.batches.push(jobs.map((j) => j.code));
+        setTimeout(() => {
+          const answer = (j: WireJob, outcome: "pass" | "ERROR:Tamper") =>
+            events.result(j.id, j.tests.map((): TestOutcome => ({ outcome, ms: 0 })));
+          // In order, results held until the batch ends (as native's are).
+          const held: [WireJob, "pass" | "ERROR:Tamper"][] = [];
+          for (const j of jobs) {
+            if (j.code.startsWith("tamper")) {
+              for (const [h, o] of held) answer(h, o);
+              answer(j, "ERROR:Tamper");
+              events.idle(0, true);
+              return;
+            }
+            held.push([j, j.code.startsWith("dirty") ? "ERROR:Tamper" : "pass"]);
+          }
+          if (jobs.length > 1 && jobs.some((j) => j.code.startsWith("dirty"))) {
+            events.rerun?.(jobs.map((j) => j.id));
+            events.idle(0, true);
+            return;
+          }
+          for (const [h, o] of held) answer(h, o);
+          events.idle(0, held.some(([, o]) => o !== "pass"));
+        }, 1);
+      },
+      kill() {},
+    });
+  };
+}
+
+Deno.test("a worker that ran a tampering job runs no other; a dirty batch reruns job by job", async () => {
+  const log = { batches: [] as string[][], workers: 0 };
+  const pool = new WorkerPool(tamperingFactory(log), 1, { batchMax: 8, memoryLimitBytes: 1 << 30 });
+  await pool.start();
+  try {
+    const codes = ["a", "tamper", "b", "c", "dirty", "d"];
+    const got = await Promise.all(
+      codes.map((code) => pool.run({ setup: "", code, tests: ["assert 1"] })),
+    );
+    assertEquals(got.map((r) => r[0].outcome), [
+      "pass",
+      "ERROR:Tamper",
+      "pass",
+      "pass",
+      "ERROR:Tamper",
+      "pass",
+    ]);
+    // The tamperer's batch ends with it; the rest go to a new worker, whose
+    // batch has the dirty job: each of those runs again alone, on new workers.
+    assertEquals(log.batches, [
+      ["a", "tamper", "b", "c", "dirty", "d"],
+      ["b", "c", "dirty", "d"],
+      ["b"],
+      ["c"],
+      ["dirty"],
+      ["d"],
+    ]);
+    assertEquals([pool.stats.retired, pool.stats.reruns, log.workers], [3, 4, 4]);
+  } finally {
+    pool.close();
+  }
+});

@@ -1,0 +1,32 @@
+/**
+ * Verdicts no snippet can forge: every technique of
+ * test/fixtures/oracle/tamper.json runs on one worker of each runtime, each
+ * followed in the same worker (one batch) by honest snippets with the same
+ * tests. No technique's test may pass, each is refused or without effect as
+ * its entry expects, and the honest snippets after it get their true
+ * outcomes. Its own process under `make unit` (test/run_unit.ts).
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { createPool, type Runtime } from "./pool.ts";
+import { interleaved, problem, tamperCorpus } from "./_tamper_fixture.ts";
+import { testOnEachRuntime } from "./_pool_fixtures.ts";
+
+async function tamperRun(runtime: Runtime): Promise<void> {
+  const jobs = interleaved(tamperCorpus());
+  const pool = await createPool({ runtime, workers: 1, timeoutMs: 1000 });
+  try {
+    // All at once: one worker takes them in batches, in this order.
+    const results = await Promise.all(jobs.map((j) => pool.run(j.job)));
+    const problems: string[] = [];
+    results.forEach((r, i) => {
+      const { entry, role } = jobs[i];
+      const p = problem(entry, role, r.map((o) => o.outcome));
+      if (p) problems.push(p);
+    });
+    assertEquals(problems, []);
+  } finally {
+    pool.close();
+  }
+}
+
+testOnEachRuntime("no snippet forges a verdict, its own or a later job's", tamperRun);

@@ -91,7 +91,12 @@ Deno.test("every file a stage's code loads by import.meta.url is fingerprinted",
     for (const s of STAGES) {
       const inputs = await s.inputs(profile);
       const assets = inputs.assets ?? [];
-      const covered = new Set([...inputs.files, ...assets]);
+      // Committed inputs are named by absolute path (stages.ts `committed`): compare them relative.
+      const covered = new Set(
+        [...inputs.files, ...assets].map((f) =>
+          f.startsWith(REPO_ROOT) ? relative(REPO_ROOT, f) : f
+        ),
+      );
       const packages = new Set(assets.filter((a) => a.startsWith("npm:")).map((a) => a.slice(4)));
       const roots = [inputs.entry, ...assets.filter((a) => a.endsWith(".ts"))];
       for (const r of roots) {

@@ -100,7 +100,7 @@ export function summarizeRejects(rows: readonly Reject[]): string {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { lostTasks } from "../io/rejects.ts";
+ * import { lostTasks } from "./rejects.ts";
  * const rows = [
  *   { stage: "oracle", source: "mbpp", locator: "mbpp/123", reason: "canonical_fails: test 1 FAIL" },
  *   { stage: "oracle", source: "mbpp", locator: "mbpp/7#m3", reason: "equivalent_mutant" },

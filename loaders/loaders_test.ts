@@ -3,7 +3,7 @@ import { join } from "node:path";
 import * as arrow from "apache-arrow";
 import { makeFixtureRunInProcess } from "../test/fixtures/run/fixture_process.ts";
 import { tableBytes } from "./table_stream.ts";
-import { runLoader as load } from "./_run_loader.ts";
+import { runLoader as load } from "./run_loader.ts";
 import { VALIDATION } from "../src/tables/schema.ts";
 
 Deno.test("a missing optional table is an empty table of its spec; a required one fails", async () => {

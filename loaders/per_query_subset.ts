@@ -10,7 +10,7 @@ import { checkedRowsOf, tableFromRows, toIpcStream } from "../src/io/arrow_table
 import { tablePath } from "../src/io/paths.ts";
 import { siteTable } from "./_table_source.ts";
 import { PER_QUERY } from "../src/tables/schema.ts";
-import { writeAll } from "./_stdout.ts";
+import { writeAll } from "./stdout.ts";
 
 /** Arrow stream bytes of the per_query rows whose metric is one of `metrics`. */
 export async function perQuerySubset(metrics: readonly string[]): Promise<Uint8Array> {

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import * as arrow from "apache-arrow";
 import { RELEASE_TABLES } from "./release_tables.ts";
-import { runLoader } from "./_run_loader.ts";
+import { runLoader } from "./run_loader.ts";
 
 Deno.test("on a run without a release, each release table's loader writes an empty table of its columns", async () => {
   const empty = await Deno.makeTempDir({ prefix: "execret-release-loaders-" });

@@ -6,7 +6,7 @@
  */
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
-import { writeAll } from "./_stdout.ts";
+import { writeAll } from "./stdout.ts";
 
 /** The bundled module's source text. */
 export async function bundleReportModule(): Promise<string> {

@@ -6,7 +6,7 @@
  */
 import * as arrow from "apache-arrow";
 import { siteTable } from "./_table_source.ts";
-import { writeAll } from "./_stdout.ts";
+import { writeAll } from "./stdout.ts";
 
 /**
  * The Arrow stream of table `name` followed by the rows of `extra` (when the

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { sha256Hex } from "../src/io/hash.ts";
 import { outDir } from "../src/io/paths.ts";
-import { writeAll } from "./_stdout.ts";
+import { writeAll } from "./stdout.ts";
 
 export interface RunInfo {
   manifest: Record<string, unknown> | null;

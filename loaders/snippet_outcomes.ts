@@ -17,7 +17,7 @@ import { tableBytes } from "./table_stream.ts";
 import { CORPUS, EXECUTION_TIMES, EXECUTIONS, TASKS } from "../src/tables/schema.ts";
 import { snippetOutcomes } from "../src/report/snippet_outcomes.ts";
 import { SNIPPET_OUTCOMES } from "../src/tables/outcomes.ts";
-import { writeAll } from "./_stdout.ts";
+import { writeAll } from "./stdout.ts";
 
 /** Arrow stream bytes of the outcomes table. */
 export async function snippetOutcomesStream(): Promise<Uint8Array> {

@@ -9,7 +9,7 @@
  * written as an empty table of its spec when the run has none, so a page shows
  * "none recorded" instead of failing the build.
  */
-import { writeAll } from "./_stdout.ts";
+import { writeAll } from "./stdout.ts";
 import { siteTable } from "./_table_source.ts";
 import { tableFromRows, type TableSpec, toIpcStream } from "../src/io/arrow_table.ts";
 

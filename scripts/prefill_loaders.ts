@@ -6,7 +6,7 @@
  * one `deno run` per loader (observablehq.config.ts `interpreters`), ~0.3–0.4
  * CPU-s each before any work, and the site has ~28 of them.
  *
- * Every loader writes its output through loaders/_stdout.ts `writeAll`, which
+ * Every loader writes its output through loaders/stdout.ts `writeAll`, which
  * {@link captureOutput} redirects here, so the bytes are the ones the loader
  * would print. A loader that fails is left out: Framework then runs it itself
  * and reports its error as it always did. Framework uses a cached output
@@ -18,7 +18,7 @@
  */
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { captureOutput } from "../loaders/_stdout.ts";
+import { captureOutput } from "../loaders/stdout.ts";
 import { atomicWrite } from "../src/io/atomic_write.ts";
 
 /** A loader's file name: `<name>.<ext>.ts`, serving `<name>.<ext>`. */

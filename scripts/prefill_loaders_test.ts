@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { cachePathOf, loaderFiles, prefillLoaders } from "./prefill_loaders.ts";
 
-const STDOUT = new URL("../loaders/_stdout.ts", import.meta.url).href;
+const STDOUT = new URL("../loaders/stdout.ts", import.meta.url).href;
 
 Deno.test({
   name:

@@ -1,3 +1,3 @@
 import { perQuerySubset } from "../../loaders/per_query_subset.ts";
-import { writeAll } from "../../loaders/_stdout.ts";
+import { writeAll } from "../../loaders/stdout.ts";
 await writeAll(await perQuerySubset(["margin"]));

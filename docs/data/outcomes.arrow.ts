@@ -1,3 +1,3 @@
 import { snippetOutcomesStream } from "../../loaders/snippet_outcomes.ts";
-import { writeAll } from "../../loaders/_stdout.ts";
+import { writeAll } from "../../loaders/stdout.ts";
 await writeAll(await snippetOutcomesStream());

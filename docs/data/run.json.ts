@@ -1,3 +1,3 @@
 import { runInfo } from "../../loaders/run_info.ts";
-import { writeAll } from "../../loaders/_stdout.ts";
+import { writeAll } from "../../loaders/stdout.ts";
 await writeAll(new TextEncoder().encode(JSON.stringify(await runInfo())));

@@ -7,7 +7,7 @@ import { createPool, type OraclePool, type Runtime } from "../oracle/pool.ts";
 import { ExecutionCache, suiteCodeSha, suiteKey, testsSha } from "../oracle/cache.ts";
 import { runtimeId } from "../oracle/run_suites.ts";
 import { MUTANTS, TASKS } from "../tables/schema.ts";
-import { median } from "../stats/median.ts";
+import { median } from "../common/median.ts";
 import { nativeRuntime } from "../oracle/native_slots.ts";
 import { interpreterFloor } from "./oracle_floor.ts";
 

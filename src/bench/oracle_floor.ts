@@ -1,9 +1,9 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { eachLine } from "../oracle/_child_process.ts";
+import { eachLine } from "../io/child_process.ts";
 import type { NativeRuntime } from "../oracle/native_slots.ts";
 import type { Job } from "../oracle/outcome.ts";
 import { driverSource, lockedDownWorker, pyodideDir } from "../oracle/pyodide_slots.ts";
-import { median } from "../stats/median.ts";
+import { median } from "../common/median.ts";
 
 const DRIVER = fromFileUrl(new URL("../oracle/driver.py", import.meta.url));
 

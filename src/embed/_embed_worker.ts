@@ -13,7 +13,7 @@
 import { Buffer } from "node:buffer";
 import type { Invocation } from "./invocations.ts";
 import { type DenseProvider, embedWithReport, type Role } from "./provider.ts";
-import { eachLine } from "../oracle/_child_process.ts";
+import { eachLine } from "../io/child_process.ts";
 
 interface InMessage {
   t: "init" | "embed";

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Invocation } from "./invocations.ts";
 import type { EmbedReport, Role } from "./provider.ts";
-import { eachLine, killChild } from "../oracle/_child_process.ts";
+import { eachLine, killChild } from "../io/child_process.ts";
 import { childDenoEnv } from "../io/child_env.ts";
 import { PROVIDER_ENTRIES } from "./registry.ts";
 

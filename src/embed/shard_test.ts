@@ -5,7 +5,7 @@ import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
 import { TINY_INVOCATION, TINY_MODELS } from "./_tiny_model.ts";
 import { mergeCaches } from "../pipeline/merge_cache.ts";
-import { parseShard } from "../pipeline/shard.ts";
+import { parseShard } from "../common/shard.ts";
 
 const env = { EXECRET_MODELS: TINY_MODELS };
 const INVOCATIONS = {

@@ -19,7 +19,7 @@ import { adoptPrefetched } from "./prefetch.ts";
 import { type EmbeddingRow, writeEmbeddingFile } from "./embedding_file.ts";
 import type { RequestStats } from "./http_client.ts";
 import { type BatchStart, embedInWorkers, PARALLEL_PROVIDERS } from "./parallel_embed.ts";
-import type { Shard } from "../pipeline/shard.ts";
+import type { Shard } from "../common/shard.ts";
 
 /** Options of {@link runEmbedStage}. */
 export interface EmbedStageOptions {

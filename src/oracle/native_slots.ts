@@ -10,7 +10,7 @@ import {
   type TestOutcome,
 } from "./outcome.ts";
 import type { Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
-import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
+import { eachLine, killChild, processCpuSeconds } from "../io/child_process.ts";
 
 /** How native workers are started on this machine. */
 export interface NativeRuntime {

@@ -1,8 +1,8 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { createPool, type OraclePool, type Runtime, seedSnapshot, snapshotFile } from "./pool.ts";
-import { processCpuSeconds } from "./_child_process.ts";
-import { load, NORMAL, options, testOnEachRuntime } from "./_pool_fixtures.ts";
+import { processCpuSeconds } from "../io/child_process.ts";
+import { load, NORMAL, options, testOnEachRuntime } from "./pool_fixtures.ts";
 
 Deno.test({
   name: "both runtimes give the same outcomes on the shared corpus",

@@ -2,7 +2,7 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { CRASH, outcomesFromWire } from "./outcome.ts";
 import { killAfterMs, PYODIDE_LINK, pyodideDir, WORKER_MODULES } from "./pyodide_slots.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
-import { eachLine, killChild, processCpuSeconds } from "./_child_process.ts";
+import { eachLine, killChild, processCpuSeconds } from "../io/child_process.ts";
 import { childDenoEnv } from "../io/child_env.ts";
 
 const HOST = fromFileUrl(new URL("./pyodide_host.ts", import.meta.url));

@@ -5,7 +5,7 @@ import { sha256Hex } from "../io/hash.ts";
 import { MUTANTS, TASKS } from "../tables/schema.ts";
 import { runOracleStage } from "./stage.ts";
 import { mergeCaches } from "../pipeline/merge_cache.ts";
-import { parseShard, shardOf } from "../pipeline/shard.ts";
+import { parseShard, shardOf } from "../common/shard.ts";
 
 const TESTS = ["assert f(1, 2) == 3", "assert f(0, 0) == 0", "assert f(-2, 5) == 3"];
 const BODIES = [

@@ -16,7 +16,7 @@ import {
 import { allPass, complete, tampered, type TestOutcome, timeoutOnly } from "./outcome.ts";
 import type { Runtime } from "./pool.ts";
 import { type RunSuitesReport, type SuiteResult, SuiteRunner } from "./run_suites.ts";
-import { inShard, type Shard } from "../pipeline/shard.ts";
+import { inShard, type Shard } from "../common/shard.ts";
 
 export { VALIDATION };
 

@@ -1,5 +1,5 @@
 import { CRASH, type Job, NOT_RUN, type Outcome, type TestOutcome } from "./outcome.ts";
-import { median } from "../stats/median.ts";
+import { median } from "../common/median.ts";
 
 /** A job as sent to a worker: which tests to run, from which index. */
 export interface WireJob {

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { eachLine, processCpuSeconds } from "../oracle/_child_process.ts";
+import { eachLine, processCpuSeconds } from "../io/child_process.ts";
 
 const PREFETCH = fileURLToPath(new URL("../embed/prefetch.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));

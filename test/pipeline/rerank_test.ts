@@ -4,7 +4,7 @@
  * (McNemar against the base), no hidden test run, a rerun byte-identical and
  * a run killed mid-rerank resuming to the same bytes; and the "Closing the
  * gap" page of that run's site (test/site/closing_the_gap_page.ts). Both read
- * one run (./_rerank_run.ts), so it is made once.
+ * one run (./rerank_run.ts), so it is made once.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import { sha256Hex } from "../../src/io/hash.ts";
 import { recomputeMetricsFromRankings } from "../../src/stats/recompute.ts";
 import { openRunDatabase, runSql } from "../../src/sql/run_database.ts";
 import { finish, reproduce } from "./_reproduce.ts";
-import { RERANKERS, rerankRun } from "./_rerank_run.ts";
+import { RERANKERS, rerankRun } from "./rerank_run.ts";
 import { checkClosingTheGapPage } from "../site/closing_the_gap_page.ts";
 
 /** Tables that must be byte-identical (rerank_times is a measurement). */

@@ -9,7 +9,7 @@
  * request and prints no raw null/undefined/NaN. Every expectation is computed
  * from the tables the run wrote. The run (`execret reproduce` through the
  * CLI on the quick profile's built-in tasks with `+exec` on bm25 and tfidf
- * and their rrf fusion, site included) is test/pipeline/_rerank_run.ts, which
+ * and their rrf fusion, site included) is test/pipeline/rerank_run.ts, which
  * the rerank stage's test reads too; the test itself is in
  * test/pipeline/rerank_test.ts.
  */
@@ -20,7 +20,7 @@ import { readRows } from "../../src/io/arrow_table.ts";
 import { launchChromium } from "../../src/report/browser.ts";
 import { fmt, fmtCI, fmtP } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
-import { RERANKERS } from "../pipeline/_rerank_run.ts";
+import { RERANKERS } from "../pipeline/rerank_run.ts";
 import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
 import { onSite, reusedTabs } from "./pages_ahead.ts";
 

@@ -22,7 +22,7 @@ import { sha256Hex } from "../../src/io/hash.ts";
 import { fmt, fmtPct } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
 import { pagesAhead, reusedTabs } from "./pages_ahead.ts";
-import { runLoader } from "../../loaders/_run_loader.ts";
+import { runLoader } from "../../loaders/run_loader.ts";
 
 type Row = Record<string, unknown>;
 const WAIT = { timeout: 120_000 };

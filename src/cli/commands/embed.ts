@@ -8,7 +8,7 @@ import {
 } from "../../embed/invocations.ts";
 import { isSparse, missingRequirements } from "../../embed/registry.ts";
 import { runEmbedStage } from "../../embed/stage.ts";
-import { parseShard, type Shard } from "../../pipeline/shard.ts";
+import { parseShard, type Shard } from "../../common/shard.ts";
 import { type EmbeddingSummary, summarizeEmbeddingFile } from "../../embed/embedding_file.ts";
 
 /** `execret embed`: embed queries and corpus for configs into out/embeddings/. */

@@ -6,7 +6,7 @@
  * in its worker, shows in its own outcomes or in theirs.
  */
 import type { Job, Outcome } from "./outcome.ts";
-import { matches } from "./_pool_fixtures.ts";
+import { matches } from "./pool_fixtures.ts";
 
 /** One technique of the corpus. */
 export interface TamperEntry {

@@ -19,6 +19,7 @@ export default {
     { name: "Leaderboard", path: "/leaderboard" },
     { name: "Functional gap", path: "/gap" },
     { name: "Significance", path: "/significance" },
+    { name: "Your models", path: "/your_models" },
     { name: "Closing the gap", path: "/closing_the_gap" },
     { name: "Explorer", path: "/explorer" },
     { name: "SQL", path: "/sql" },

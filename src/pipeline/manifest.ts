@@ -7,6 +7,11 @@ import type { Profile } from "./profile.ts";
 import { dirDigest } from "../io/file_digest.ts";
 import { UserError } from "../io/user_error.ts";
 import { readStamp } from "./stamp.ts";
+import {
+  DEFAULT_INVOCATIONS_PATH,
+  invocationOrigin,
+  loadInvocations,
+} from "../embed/invocations.ts";
 
 /** One output file in the manifest. */
 export interface ManifestFile {
@@ -20,6 +25,12 @@ export interface ManifestFile {
 export interface Manifest {
   kit: string;
   profile: Profile;
+  /**
+   * The profile's configs declared in the user's own invocation files
+   * (`--invocations`), each with the file it came from: the site's
+   * "Your models" page sets them among the paper's systems.
+   */
+  user_configs: Record<string, string>;
   files: ManifestFile[];
   versions: Record<string, string>;
   machine: Record<string, string | number>;
@@ -170,6 +181,7 @@ export async function writeManifest(
   const manifest: Manifest = {
     kit: "execret",
     profile,
+    user_configs: await userConfigs(profile.configs),
     files: await describeStageOutputs(stages),
     versions: await toolVersions(),
     machine: machineFacts(),
@@ -177,6 +189,22 @@ export async function writeManifest(
   };
   await atomicWrite(join(outDir(), "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   return manifest;
+}
+
+/**
+ * Which of `configs` a user's invocation file declared, and where: configs
+ * from data/invocations.json, the release's systems (`release:…`) and
+ * reranked configs (`a+b`) are the kit's own and not listed.
+ */
+export async function userConfigs(configs: readonly string[]): Promise<Record<string, string>> {
+  const mine: Record<string, string> = {};
+  const table = await loadInvocations();
+  for (const config of configs) {
+    const inv = table.find((i) => i.name === config);
+    const origin = inv && invocationOrigin(inv);
+    if (origin !== undefined && origin !== DEFAULT_INVOCATIONS_PATH) mine[config] = origin;
+  }
+  return mine;
 }
 
 /** `out/site_manifest.json`: the built site's files, written after the site build. */

@@ -15,3 +15,4 @@ export * from "./release_summary.ts";
 export * from "./release_queries.ts";
 export * from "./release_audit.ts";
 export * from "./closing_the_gap.ts";
+export * from "./your_models.ts";

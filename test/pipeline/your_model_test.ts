@@ -74,6 +74,9 @@ async function checkStanding(out: string, config: string): Promise<void> {
   ok(rank, "a rank-interval row");
   assertEquals(rank.n_configs, configs.length);
   ok(rank.rank_ci_low <= rank.rank && rank.rank <= rank.rank_ci_high, JSON.stringify(rank));
+  // The manifest names it as the user's, with its file: the "Your models" page reads that.
+  const manifest = JSON.parse(await Deno.readTextFile(join(out, "manifest.json")));
+  assertEquals(manifest.user_configs, { [config]: mine });
 }
 
 /** sha256 of every file of a run's outputs, stamps, manifest and settings. */

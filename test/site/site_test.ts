@@ -47,6 +47,7 @@ const CHECKED_ALONE = [
   "/benchmark",
   "/gap",
   "/significance",
+  "/your_models",
   "/explorer",
   "/sql",
   "/methods",
@@ -112,6 +113,7 @@ Deno.test({
     const rejects = await tables("rejects");
     const breakdowns = await tables("breakdowns");
     const manifestBytes = await Deno.readFile(join(out, "manifest.json"));
+    const metricConfigs = () => [...new Set(metrics.map((m) => m.config as string))];
 
     const server = serveSite(siteDir, { base: BASE });
     const origin = new URL(server.url).origin;
@@ -292,6 +294,60 @@ Deno.test({
         }
         await noCellErrors(page, "/significance");
       });
+
+      await t.step(
+        "your models sets the user's config among the others, with rank intervals",
+        async () => {
+          const page = await open("/your_models");
+          const manifest = JSON.parse(new TextDecoder().decode(manifestBytes));
+          const mine = Object.keys(manifest.user_configs);
+          ok(mine.length > 0, "the fixture declares a config of the user's");
+          const intro = await page.locator("[data-testid=user-configs]").innerText(WAIT);
+          for (const c of mine) ok(intro.includes(c), `${c} named in "${intro}"`);
+          // The rank table at the default series (exec@1): every config, its rank and interval.
+          const ranks = (await tables("model_ranks"))
+            .filter((r) => r.metric === "exec" && r.k === 1);
+          ok(ranks.length === metricConfigs().length, "a rank row per config");
+          const rows = await tableRows(page, "[data-testid=your-ranks]");
+          assertEquals(rows.length, ranks.length);
+          for (const row of rows) {
+            const config = row[0].replace(/ \(yours\)$/, "");
+            const r = ranks.find((x) => x.config === config)!;
+            ok(r, `${config} has a model_ranks row`);
+            assertEquals(row[0].endsWith("(yours)"), mine.includes(config));
+            assertEquals(row[1], String(r.rank));
+            assertEquals(row[2], `${r.rank_ci_low}–${r.rank_ci_high} of ${r.n_configs}`);
+          }
+          // A mark per config in the interval chart.
+          const marks = await page.locator("[data-testid=rank-intervals] svg circle").count();
+          assertEquals(marks, ranks.length);
+          // Separable from: exactly the pairs whose Holm-adjusted p is below 0.05.
+          const versus = await page.locator("[data-testid=versus]").innerText(WAIT);
+          for (const c of mine) {
+            const against = pairwise.filter((p) =>
+              p.metric === "exec" && p.k === 1 && (p.config_a === c || p.config_b === c)
+            );
+            const sep = against.filter((p) => (p.p_holm as number) < 0.05).length;
+            ok(
+              versus.includes(`${c} on exec@1: separable from ${sep} of ${against.length}`),
+              versus,
+            );
+          }
+          // The bug types that fool it most, highest rate first.
+          const fooled = await tableRows(page, "[data-testid=fooled]");
+          const outrank = metrics
+            .filter((m) =>
+              mine.includes(m.config as string) && (m.metric as string).startsWith("outrank:")
+            )
+            .sort((a, b) =>
+              (b.value as number) - (a.value as number) ||
+              (a.metric as string).localeCompare(b.metric as string)
+            );
+          ok(fooled.length > 0 && fooled.length <= outrank.length, `${fooled.length} bug types`);
+          assertEquals(fooled[0][1], (outrank[0].metric as string).slice("outrank:".length));
+          await noCellErrors(page, "/your_models");
+        },
+      );
 
       await t.step("explorer shows the chosen query's edits as diffs", async () => {
         const page = await open("/explorer");

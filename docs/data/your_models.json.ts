@@ -1,0 +1,3 @@
+import { yourModelsData } from "../../loaders/your_models.ts";
+import { writeAll } from "../../loaders/_stdout.ts";
+await writeAll(new TextEncoder().encode(JSON.stringify(await yourModelsData())));

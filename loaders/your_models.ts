@@ -11,7 +11,7 @@ import { METRICS, MODEL_RANKS, PAIRWISE } from "../src/tables/schema.ts";
 import { type YourModels, yourModels } from "../src/report/your_models.ts";
 import { runInfo } from "./run_info.ts";
 import { tableBytes } from "./table_stream.ts";
-import { writeAll } from "./_stdout.ts";
+import { writeAll } from "./stdout.ts";
 
 /** The page's data for the run in EXECRET_OUT (or out/). */
 export async function yourModelsData(): Promise<YourModels> {

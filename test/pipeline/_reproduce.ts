@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as arrow from "apache-arrow";
 import { ok } from "node:assert/strict";
 import { sha256Hex } from "../../src/io/hash.ts";
+import { processTree } from "../../src/bench/growth_rss.ts";
 
 const MEASUREMENTS = /^(execution_times|rerank_times)\./;
 
@@ -132,4 +133,36 @@ function withoutCreatedAt(bytes: Uint8Array): Uint8Array {
   const schema = new arrow.Schema(table.schema.fields, metadata);
   const batches = table.batches.map((b) => new arrow.RecordBatch(schema, b.data));
   return arrow.tableToIPC(new arrow.Table(schema, batches), "stream");
+}
+
+/** Whether `pid` is a process that still runs (a zombie no longer does). */
+function running(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * SIGKILL a run and every process it started, as a job scheduler or the
+ * OOM killer stops a job, and resolve once none of them runs. Killing the
+ * run alone leaves its background prefetch (nice 19) to notice it was
+ * orphaned only when it next gets a CPU, which on a loaded machine can be
+ * minutes later, while the test already reuses or removes the folder.
+ */
+export async function killRun(child: Deno.ChildProcess): Promise<void> {
+  // Stopped, the run starts no process while its tree is read.
+  Deno.kill(child.pid, "SIGSTOP");
+  const tree = processTree(child.pid);
+  for (const pid of tree) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch {
+      // ended meanwhile
+    }
+  }
+  await child.status;
+  while (tree.some(running)) await new Promise((r) => setTimeout(r, 50));
 }

@@ -13,7 +13,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { seedSnapshot } from "../../src/oracle/pool.ts";
-import { digests, finish, quickSubsetProfile, reproduce } from "./_reproduce.ts";
+import { digests, finish, killRun, quickSubsetProfile, reproduce } from "./_reproduce.ts";
 
 const TASKS = 20;
 
@@ -28,8 +28,7 @@ async function killDuring(out: string, profile: string, stage: RegExp): Promise<
     seen += value;
     if (stage.test(seen)) break;
   }
-  child.kill("SIGKILL");
-  await child.status;
+  await killRun(child);
   reader.releaseLock();
   await child.stdout.cancel();
   await child.stderr.cancel().catch(() => {});

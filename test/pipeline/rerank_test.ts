@@ -13,7 +13,7 @@ import { readRows } from "../../src/io/arrow_table.ts";
 import { sha256Hex } from "../../src/io/hash.ts";
 import { recomputeMetricsFromRankings } from "../../src/stats/recompute.ts";
 import { openRunDatabase, runSql } from "../../src/sql/run_database.ts";
-import { finish, reproduce } from "./_reproduce.ts";
+import { finish, killRun, reproduce } from "./_reproduce.ts";
 import { RERANKERS, rerankRun } from "./rerank_run.ts";
 import { checkClosingTheGapPage } from "../site/closing_the_gap_page.ts";
 
@@ -214,8 +214,7 @@ Deno.test({
       if (done) throw new Error(`run ended before rerank made progress:\n${seen.slice(-1500)}`);
       seen += value;
     }
-    child.kill("SIGKILL");
-    await child.status;
+    await killRun(child);
     reader.releaseLock();
     await child.stdout.cancel();
     await child.stderr.cancel().catch(() => {});

@@ -68,3 +68,20 @@ export function stars(p: number | null | undefined): string {
   if (p == null) return "";
   return p < 0.001 ? "***" : p < 0.01 ? "**" : p < 0.05 ? "*" : "";
 }
+
+/**
+ * A byte count as a reader says it (`12.3 MB`, `840 kB`, `512 B`; 1 kB = 1,000 B).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(fmtBytes(12_345_678), "12.3 MB");
+ * strictEqual(fmtBytes(840_000), "840 kB");
+ * ```
+ */
+export function fmtBytes(n: number | null | undefined): string {
+  if (n == null || !Number.isFinite(n)) return "–";
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
+  if (n >= 1e3) return `${Math.round(n / 1e3)} kB`;
+  return `${n} B`;
+}

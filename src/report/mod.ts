@@ -16,3 +16,4 @@ export * from "./release_queries.ts";
 export * from "./release_audit.ts";
 export * from "./closing_the_gap.ts";
 export * from "./your_models.ts";
+export * from "./page_sql.ts";

@@ -110,6 +110,15 @@ function sqlNames(entries: readonly MetricEntry[]): string {
   }).join(", ");
 }
 
+/** Every release snippet's oracle agreement flag (the overview's count). */
+export const ORACLE_AGREE_SQL = "SELECT agree FROM oracle_agreement";
+
+/** The oracle's gate counts, as written. */
+export const VALIDATION_ROWS_SQL = "SELECT * FROM validation";
+
+/** Every reject, in stage order. */
+export const REJECT_ROWS_SQL = "SELECT * FROM rejects ORDER BY stage, source, locator";
+
 /** Long rows of the leaderboard metrics at one k ($1). */
 export const LEADERBOARD_SQL = `
 SELECT config, metric, k, value, ci_low, ci_high, n

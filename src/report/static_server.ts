@@ -11,6 +11,7 @@
  * @module
  */
 import { extname, join, normalize } from "node:path";
+import { pacedLink } from "./paced_body.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -40,6 +41,27 @@ export interface ServeOptions {
    * so a page that links or fetches by absolute path fails as it would there.
    */
   base?: string;
+  /**
+   * Send every body through one link of this many bytes per second (see
+   * paced_body.ts), as a visitor's connection would; default: unpaced.
+   */
+  bytesPerSecond?: number;
+  /** Send `cache-control: no-store`, so every page load fetches what it needs afresh. */
+  noStore?: boolean;
+  /** Called once per response, when its last byte is sent (or its reader stopped). */
+  onServed?(entry: ServedEntry): void;
+}
+
+/** One response, as {@link ServeOptions.onServed} reports it. */
+export interface ServedEntry {
+  /** Path as requested, without origin (base path included). */
+  path: string;
+  status: number;
+  /** Body bytes sent. */
+  bytes: number;
+  /** performance.now() when the request came in, and when its last byte was sent. */
+  start: number;
+  end: number;
 }
 
 /** `/x/y/` from `x/y`, `/x/y` or `/x/y/`; `/` from `` or `/`. */
@@ -64,15 +86,24 @@ function normalizeBase(base: string): string {
  */
 export function serveSite(dir: string, options: ServeOptions = {}): SiteServer {
   const base = normalizeBase(options.base ?? "/");
+  const link = options.bytesPerSecond ? pacedLink(options.bytesPerSecond) : undefined;
+  const served = (path: string, status: number, start: number) => (bytes: number) =>
+    options.onServed?.({ path, status, bytes, start, end: performance.now() });
+  const notFound = (path: string, start: number) => {
+    served(path, 404, start)(0);
+    return new Response("not found", { status: 404 });
+  };
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
     async (req) => {
+      const start = performance.now();
       const url = new URL(req.url);
       const path = decodeURIComponent(url.pathname);
       if (base !== "/" && path === base.slice(0, -1)) {
+        served(path, 301, start)(0);
         return Response.redirect(new URL(base + url.search, url), 301);
       }
-      if (!path.startsWith(base)) return new Response("not found", { status: 404 });
+      if (!path.startsWith(base)) return notFound(path, start);
       const rel = normalize(path.slice(base.length - 1)).replace(/^(\.\.(\/|$))+/, "");
       const candidates = rel.endsWith("/")
         ? [join(dir, rel, "index.html")]
@@ -92,17 +123,33 @@ export function serveSite(dir: string, options: ServeOptions = {}): SiteServer {
         // Streamed from the file: Deno.serve sends a whole-file Uint8Array
         // body ~20× slower (DuckDB-wasm's 35 MB took 0.6 s against 0.03 s),
         // and every site page that queries DuckDB fetches it.
-        return new Response(handle.readable, {
+        const done = served(path, 200, start);
+        let body: ReadableStream<Uint8Array>;
+        if (link) body = link.body(handle, done);
+        else if (options.onServed) {
+          // Counted as it passes, so the entry comes when the last byte has gone.
+          let bytes = 0;
+          body = handle.readable.pipeThrough(
+            new TransformStream({
+              transform(chunk, controller) {
+                bytes += chunk.length;
+                controller.enqueue(chunk);
+              },
+              flush: () => done(bytes),
+            }),
+          );
+        } else body = handle.readable;
+        return new Response(body, {
           headers: {
             "content-type": TYPES[extname(file)] ?? "application/octet-stream",
             "content-length": String(info.size),
             // Without these every page fetched and compiled DuckDB-wasm afresh.
-            "cache-control": "max-age=600",
+            "cache-control": options.noStore ? "no-store" : "max-age=600",
             "last-modified": (info.mtime ?? new Date(0)).toUTCString(),
           },
         });
       }
-      return new Response("not found", { status: 404 });
+      return notFound(path, start);
     },
   );
   const { port: actual } = server.addr as Deno.NetAddr;

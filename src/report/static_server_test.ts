@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
-import { serveSite } from "./static_server.ts";
+import { type ServedEntry, serveSite } from "./static_server.ts";
 
 /** Status, body (or redirect target) of a GET that does not follow redirects. */
 async function get(url: string): Promise<[number, string]> {
@@ -59,6 +59,40 @@ Deno.test("serveSite without a base serves from the root", async () => {
   try {
     assertEquals(server.url, new URL(server.url).origin);
     assertEquals(await get(`${server.url}/`), [200, "home"]);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("serveSite paces bodies on one shared link and logs each response", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "execret-serve-" });
+  const file = new Uint8Array(200_000).map((_, i) => (i * 31) & 255);
+  await Deno.writeFile(join(dir, "a.bin"), file);
+  await Deno.writeFile(join(dir, "b.bin"), file);
+  const served: ServedEntry[] = [];
+  // 1 MB/s: the two files together cannot take less than 0.4 s, however they interleave.
+  const rate = 1_000_000;
+  const server = serveSite(dir, {
+    bytesPerSecond: rate,
+    noStore: true,
+    onServed: (e) => served.push(e),
+  });
+  try {
+    const t0 = performance.now();
+    const [a, b] = await Promise.all(["a.bin", "b.bin"].map((f) => fetch(`${server.url}/${f}`)));
+    assertEquals(a.headers.get("cache-control"), "no-store");
+    const bodies = await Promise.all([a.arrayBuffer(), b.arrayBuffer()]);
+    const elapsed = performance.now() - t0;
+    for (const body of bodies) assertEquals(new Uint8Array(body), file);
+    assertEquals((await get(`${server.url}/missing`))[0], 404);
+    assertEquals(
+      served.map((e) => [e.path, e.status, e.bytes]).sort(),
+      [["/a.bin", 200, file.length], ["/b.bin", 200, file.length], ["/missing", 404, 0]],
+    );
+    // A lower bound only (timers may fire late, never early by more than rounding).
+    const least = (2 * file.length / rate) * 1000;
+    assertEquals(elapsed >= 0.9 * least, true, `${elapsed} ms for ${least} ms of bytes`);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });

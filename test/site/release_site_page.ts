@@ -284,13 +284,13 @@ export async function checkReleaseSite(
   }
 }
 
-/** The tables the Leaderboard reads (its front matter's `sql`). */
-const LEADERBOARD_TABLES = ["metrics", "breakdowns", "paper_comparison"];
+/** The Leaderboard's data: its queries' rows, made at build time (src/report/page_queries.ts). */
+const LEADERBOARD_DATA = "page_leaderboard.json";
 
 /** A data loader's output for the run in `out`, as Framework would have written it. */
-async function loaderOutput(out: string, table: string): Promise<Buffer> {
-  const { code, stdout, stderr } = await runLoader(`docs/data/${table}.arrow.ts`, out);
-  ok(code === 0, `${table} loader on ${out}: ${stderr.slice(-1500)}`);
+async function loaderOutput(out: string, file: string): Promise<Buffer> {
+  const { code, stdout, stderr } = await runLoader(`docs/data/${file}.ts`, out);
+  ok(code === 0, `${file} loader on ${out}: ${stderr.slice(-1500)}`);
   return Buffer.from(stdout);
 }
 
@@ -298,9 +298,9 @@ async function loaderOutput(out: string, table: string): Promise<Buffer> {
  * Check that the Leaderboard flags exactly the changed cell of the run in
  * `out2` (a bundle copy with one released metric changed): the page as built
  * in `site` (the base run's site, from the same release but for that value)
- * shown with the Leaderboard's tables from `out2`, each made by its own
- * data loader. The page's code and every other file are the built site's; a
- * whole second site build cost ~14 CPU-s for these three tables.
+ * shown with the Leaderboard's data from `out2`, made by its own data
+ * loader. The page's code and every other file are the built site's; a
+ * whole second site build cost ~14 CPU-s for this one file.
  */
 export async function checkFlaggedCell(
   context: BrowserContext,
@@ -309,32 +309,25 @@ export async function checkFlaggedCell(
   changed: number,
 ): Promise<void> {
   const problems: string[] = [];
-  const data = new Map(
-    await Promise.all(
-      LEADERBOARD_TABLES.map(async (t) => [t, await loaderOutput(out2, t)] as const),
-    ),
-  );
-  const served = new Set<string>();
+  const body = await loaderOutput(out2, LEADERBOARD_DATA);
+  let served = 0;
   const server = serveSite(site);
   try {
-    // Framework names a data file by content (`_file/data/<table>.<hash>.arrow`).
+    // Framework names a data file by content (`_file/data/<name>.<hash>.json`).
     // Only this server's: the context may hold pages of another site.
     const dataFile = new RegExp(
-      `^${RegExp.escape(server.url)}/_file/data/[a-z_]+\\.[0-9a-f]+\\.arrow$`,
+      `^${RegExp.escape(server.url)}/_file/data/page_leaderboard\\.[0-9a-f]+\\.json$`,
     );
     await context.route(dataFile, async (route) => {
-      const table = /\/_file\/data\/([a-z_]+)\./.exec(route.request().url())![1];
-      const body = data.get(table);
-      if (!body) return await route.continue();
-      served.add(table);
-      await route.fulfill({ status: 200, contentType: "application/vnd.apache.arrow.file", body });
+      served++;
+      await route.fulfill({ status: 200, contentType: "application/json", body });
     });
     const page = await reusedTabs(context, server.url, {
       problem: (path, text) => problems.push(`${path}: ${text}`),
     })("/leaderboard", 0);
     await page.locator("[data-testid=leaderboard] .release-cell").first().waitFor(WAIT);
     await settle(page, "/leaderboard", problems);
-    assertEquals([...served].sort(), [...LEADERBOARD_TABLES].sort());
+    assertEquals(served, 1, `${LEADERBOARD_DATA} served from the changed run`);
     assertEquals(await page.locator(".flagged").count(), 1);
     assertEquals(
       (await page.locator("[data-testid=release-differ-count]").innerText()).startsWith(

@@ -16,9 +16,8 @@ import { launchChromium } from "../../src/report/browser.ts";
 import { lineDiff } from "../../src/report/diff.ts";
 import { fmt, fmtCI, fmtP, fmtPct } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
-import { buildSite } from "../../scripts/build_site.ts";
 import config from "../../observablehq.config.ts";
-import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
+import { fixtureSite } from "./_fixture_site.ts";
 import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
 import { onSite, pagesAhead, reusedTabs } from "./pages_ahead.ts";
 
@@ -88,20 +87,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
-    const tmp = await Deno.makeTempDir({ prefix: "execret-site-" });
-    const out = join(tmp, "run");
-    const siteDir = join(tmp, "site");
-    await makeFixtureRunInProcess(out);
-    const built = await buildSite({
-      quiet: true,
-      // The fixture has no stage stamps: show its tables as they are, never recompute them.
-      env: { EXECRET_OUT: out, EXECRET_SITE_OUT: siteDir, EXECRET_SITE_READ_ONLY: "1" },
-    });
-    assertEquals(built.code, 0, built.output.slice(-3000));
-    // Framework found every loader's output already made (scripts/prefill_loaders.ts)
-    // and started no loader of its own.
-    ok(/\[fresh\]/.test(built.output), built.output.slice(-3000));
-    ok(!/\[(missing|stale)\]/.test(built.output), built.output.slice(-3000));
+    const { out, site: siteDir } = await fixtureSite();
 
     const tables = async <T = Row>(name: string) =>
       await readRows<T>(join(out, "tables", `${name}.arrow`));
@@ -383,7 +369,8 @@ Deno.test({
 
       await t.step("SQL console runs a typed query and the examples", async () => {
         const page = await open("/sql");
-        await page.locator("[data-testid=sql-result]").waitFor(WAIT);
+        // Nothing is queried (nor DuckDB-wasm loaded) before the first Run.
+        await page.locator("[data-testid=sql-idle]").waitFor(WAIT);
         const sql = "SELECT query_id FROM queries WHERE source = 'mbpp' ORDER BY query_id";
         await page.locator("textarea").fill(sql);
         await page.locator("form button[type=submit]").click();
@@ -448,7 +435,6 @@ Deno.test({
     } finally {
       await browser.close();
       await server.close();
-      await Deno.remove(tmp, { recursive: true });
     }
   },
 });

@@ -1,0 +1,92 @@
+/**
+ * The SQL console's schema as JSON on stdout: each table's columns with
+ * DuckDB's name for their type, read from the Arrow schemas at build time,
+ * and the tables' total size, so the console shows both before a visitor
+ * has loaded DuckDB-wasm or any table.
+ *
+ *   deno run -A loaders/site_schema.ts > sql_schema.json
+ */
+import * as arrow from "apache-arrow";
+import { siteTableBytes } from "./site_tables.ts";
+import { writeAll } from "./_stdout.ts";
+
+/** The tables the SQL console loads, in the order its schema lists them. */
+export const SQL_CONSOLE_TABLES = [
+  "tasks",
+  "rejects",
+  "mutants",
+  "executions",
+  "execution_times",
+  "queries",
+  "corpus",
+  "rankings",
+  "per_query",
+  "metrics",
+  "pairwise",
+  "breakdowns",
+  "validation",
+] as const;
+
+/** One column of the schema table. */
+export interface SchemaColumn {
+  table_name: string;
+  column_name: string;
+  data_type: string;
+}
+
+/**
+ * DuckDB's name for the column type an Arrow type becomes when DuckDB reads it.
+ *
+ * @example
+ * ```ts
+ * import * as arrow from "apache-arrow";
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(duckdbType(new arrow.List(new arrow.Field("item", new arrow.Utf8()))), "VARCHAR[]");
+ * ```
+ */
+export function duckdbType(type: arrow.DataType): string {
+  if (arrow.DataType.isList(type)) return `${duckdbType(type.children[0].type)}[]`;
+  if (arrow.DataType.isFixedSizeList(type)) {
+    return `${duckdbType(type.children[0].type)}[${type.listSize}]`;
+  }
+  if (arrow.DataType.isDictionary(type)) return duckdbType(type.dictionary);
+  if (arrow.DataType.isUtf8(type) || arrow.DataType.isLargeUtf8(type)) return "VARCHAR";
+  if (arrow.DataType.isBool(type)) return "BOOLEAN";
+  if (arrow.DataType.isInt(type)) {
+    const names: Record<number, string> = {
+      8: "TINYINT",
+      16: "SMALLINT",
+      32: "INTEGER",
+      64: "BIGINT",
+    };
+    return `${type.isSigned ? "" : "U"}${names[type.bitWidth]}`;
+  }
+  if (arrow.DataType.isFloat(type)) {
+    return type.precision === arrow.Precision.SINGLE ? "FLOAT" : "DOUBLE";
+  }
+  if (arrow.DataType.isTimestamp(type)) return "TIMESTAMP";
+  if (arrow.DataType.isDate(type)) return "DATE";
+  return String(type).toUpperCase();
+}
+
+/** Every console table's columns and the tables' bytes together. */
+export async function siteSchema(): Promise<{ bytes: number; columns: SchemaColumn[] }> {
+  const columns: SchemaColumn[] = [];
+  let bytes = 0;
+  for (const table of SQL_CONSOLE_TABLES) {
+    const ipc = await siteTableBytes(table);
+    bytes += ipc.length;
+    for (const field of arrow.tableFromIPC(ipc).schema.fields) {
+      columns.push({
+        table_name: table,
+        column_name: field.name,
+        data_type: duckdbType(field.type),
+      });
+    }
+  }
+  return { bytes, columns };
+}
+
+if (import.meta.main) {
+  await writeAll(new TextEncoder().encode(JSON.stringify(await siteSchema())));
+}

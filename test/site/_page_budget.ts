@@ -1,0 +1,135 @@
+/**
+ * What a first-time visitor's browser fetches for each page of a built site
+ * over a ~20 Mbit/s connection, and when the page shows its first number.
+ * The site is served on loopback through one paced link (src/report/
+ * paced_body.ts) with `no-store`, so every page load fetches all it needs as
+ * a first visit would; the server logs every response, those a worker makes
+ * (DuckDB-wasm's) included, and each page's bytes are the responses served
+ * while it loaded, pages being opened one at a time.
+ */
+import type { Page } from "playwright-core";
+import { launchChromium } from "../../src/report/browser.ts";
+import { type ServedEntry, serveSite } from "../../src/report/static_server.ts";
+import { fmtBytes } from "../../src/report/format.ts";
+
+/** 20 Mbit/s in bytes per second. */
+export const LINK_BYTES_PER_SECOND = 20e6 / 8;
+
+/** DuckDB-wasm's files: the engine, counted apart from a page's own bytes. */
+export function isEngine(path: string): boolean {
+  return /\/_npm\/@duckdb\/duckdb-wasm@|\/_observablehq\/stdlib\/duckdb\./.test(path);
+}
+
+/** One page's figures. */
+export interface PageFigures {
+  /** Site path of the page (`/leaderboard`). */
+  page: string;
+  /** Bytes served for it besides the engine, and the engine's. */
+  bytes: number;
+  engineBytes: number;
+  /** Milliseconds from navigation to the first number drawn from data; null if none was. */
+  firstNumberMs: number | null;
+  /** Responses with status ≥ 400. */
+  failed: string[];
+}
+
+/**
+ * The first number drawn from data: the first digit in a cell's output
+ * (Framework renders each cell's output in an `.observablehq` element;
+ * the page's prose around them is static text, not data), as page time.
+ */
+const FIRST_NUMBER = `(() => {
+  for (const el of document.querySelectorAll("main .observablehq")) {
+    if (el.querySelector("observablehq-loading")) continue;
+    if (/[0-9]/.test(el.textContent)) return performance.now();
+  }
+  return false;
+})()`;
+
+/**
+ * Open each of `paths` of the built site in `dir` (served under `base`) one
+ * after another through a paced link, and measure it (see the module
+ * comment). `after(page, path)` may act on a page once measured (the SQL
+ * console's first query); its bytes are reported as `<path> (after)`.
+ */
+export async function measurePages(
+  dir: string,
+  base: string,
+  paths: readonly string[],
+  after?: (page: Page, path: string) => Promise<boolean>,
+): Promise<PageFigures[]> {
+  const log: ServedEntry[] = [];
+  const server = serveSite(dir, {
+    base,
+    bytesPerSecond: LINK_BYTES_PER_SECOND,
+    noStore: true,
+    onServed: (e) => log.push(e),
+  });
+  const browser = await launchChromium();
+  const figures: PageFigures[] = [];
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const settled = async () => {
+      await page.waitForFunction("!document.querySelector('observablehq-loading')", null, {
+        timeout: 120_000,
+      });
+      await page.waitForLoadState("networkidle", { timeout: 120_000 });
+    };
+    // Everything served from `from` on, in figures.
+    const tally = (name: string, from: number, firstNumberMs: number | null) => {
+      const entries = log.slice(from);
+      const sum = (f: (e: ServedEntry) => boolean) =>
+        entries.filter(f).reduce((n, e) => n + e.bytes, 0);
+      figures.push({
+        page: name,
+        bytes: sum((e) => !isEngine(e.path)),
+        engineBytes: sum((e) => isEngine(e.path)),
+        firstNumberMs,
+        failed: entries.filter((e) => e.status >= 400).map((e) => `${e.status} ${e.path}`),
+      });
+    };
+    for (const path of paths) {
+      const from = log.length;
+      await page.goto(server.url + path);
+      let firstNumberMs: number | null = null;
+      try {
+        const handle = await page.waitForFunction(FIRST_NUMBER, null, {
+          timeout: 60_000,
+          polling: "raf",
+        });
+        firstNumberMs = await handle.jsonValue() as number;
+      } catch {
+        firstNumberMs = null; // reported as "none"; the caller's check fails
+      }
+      await settled();
+      tally(path, from, firstNumberMs);
+      if (after) {
+        const more = log.length;
+        if (await after(page, path)) {
+          await settled();
+          tally(`${path} (after)`, more, null);
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return figures;
+}
+
+/** The figures as a Markdown table, one line per page. */
+export function figuresTable(run: string, figures: readonly PageFigures[]): string {
+  const lines = [
+    "| run | page | bytes besides engine | engine bytes | first number |",
+    "| --- | --- | ---: | ---: | ---: |",
+  ];
+  for (const f of figures) {
+    const first = f.firstNumberMs == null ? "–" : `${(f.firstNumberMs / 1000).toFixed(2)} s`;
+    lines.push(
+      `| ${run} | ${f.page} | ${fmtBytes(f.bytes)} | ${fmtBytes(f.engineBytes)} | ${first} |`,
+    );
+  }
+  return lines.join("\n");
+}

@@ -16,7 +16,7 @@ import { PAGE_QUERIES, type RunQuery } from "../src/report/page_queries.ts";
 import { type PageData, type PageParam, pageResult, paramsKey } from "../src/report/page_sql.ts";
 import { plainRows } from "../src/report/rows.ts";
 import { siteTableBytes } from "./site_tables.ts";
-import { writeAll } from "./_stdout.ts";
+import { writeAll } from "./stdout.ts";
 
 let connection: Promise<DuckDBConnection> | undefined;
 const loaded = new Map<string, Promise<void>>();

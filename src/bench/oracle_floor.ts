@@ -1,11 +1,9 @@
-import { fileURLToPath as fromFileUrl } from "node:url";
 import { eachLine } from "../io/child_process.ts";
 import type { NativeRuntime } from "../oracle/native_slots.ts";
 import type { Job } from "../oracle/outcome.ts";
-import { driverSource, lockedDownWorker, pyodideDir } from "../oracle/pyodide_slots.ts";
+import { driverSource } from "../oracle/driver_source.ts";
+import { lockedDownWorker, pyodideDir } from "../oracle/pyodide_slots.ts";
 import { median } from "../common/median.ts";
-
-const DRIVER = fromFileUrl(new URL("../oracle/driver.py", import.meta.url));
 
 /**
  * Runs in the driver's namespace (both runtimes): every job in this one
@@ -53,8 +51,9 @@ def _floor_pass():
  * in the oracle's network namespace too), then runs one pass per line read.
  */
 const NATIVE = `
-import platform, runpy, sys
-ns = runpy.run_path(sys.argv[1])
+import platform, sys
+ns = {"__name__": "<run_path>"}
+exec(sys.argv[1], ns)
 exec(sys.argv[2], ns)
 ns["native_limits"](1 << 30)
 out, inp = sys.__stdout__, sys.stdin  # install() replaces sys.stdin
@@ -100,7 +99,7 @@ export async function interpreterFloor(
   const jobsJson = JSON.stringify(
     jobs.map((j) => ({ setup: j.setup, code: j.code, tests: j.tests })),
   );
-  const argv = [...native.wrapper, native.python, "-I", "-c", NATIVE, DRIVER, FLOOR];
+  const argv = [...native.wrapper, native.python, "-I", "-c", NATIVE, driverSource(), FLOOR];
   // The child first: a python that cannot run fails before Pyodide loads.
   let child: Deno.ChildProcess;
   try {

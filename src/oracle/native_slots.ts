@@ -1,6 +1,5 @@
 import { Buffer } from "node:buffer";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { fileURLToPath as fromFileUrl } from "node:url";
 import {
   asOutcome,
   CRASH,
@@ -9,8 +8,9 @@ import {
   TAMPER,
   type TestOutcome,
 } from "./outcome.ts";
-import type { Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
+import type { Slot, SlotEvents, SlotFactory, WireJob } from "./slot.ts";
 import { eachLine, killChild, processCpuSeconds } from "../io/child_process.ts";
+import { driverSource } from "./driver_source.ts";
 
 /** How native workers are started on this machine. */
 export interface NativeRuntime {
@@ -20,8 +20,6 @@ export interface NativeRuntime {
   /** Command prefix that isolates the network, or [] when the machine does not allow it. */
   wrapper: string[];
 }
-
-const DRIVER = fromFileUrl(new URL("./driver.py", import.meta.url));
 
 async function output(cmd: string, args: string[]): Promise<string | null> {
   try {
@@ -122,7 +120,7 @@ export function unsealLine(line: string, key: Uint8Array): Record<string, unknow
 }
 
 /**
- * Slots running long-lived `python3 driver.py` processes fed JSON lines. The
+ * Slots running long-lived `python3 -c <driver>` processes (driver_source.ts) fed JSON lines. The
  * driver's own timer (setitimer) is the soft timeout; a worker that does not
  * answer within the job's budget is killed, and the job it hung in is re-run
  * carefully (progress after every phase) to place the hang on one test.
@@ -146,7 +144,9 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
     "-I",
     "-S",
     "-B",
-    DRIVER,
+    // The driver's files joined (driver_source.ts): one program, as Pyodide runs it.
+    "-c",
+    driverSource(),
     String(timeoutMs / 1000),
     String(options.memoryBytes ?? 1 << 30),
   ];

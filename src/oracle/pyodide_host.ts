@@ -17,7 +17,7 @@
  * Usage: pyodide_host.ts SNAPSHOT_PATH TIMEOUT_MS
  */
 import { pyodideSlotFactory } from "./pyodide_slots.ts";
-import type { Slot, WireJob } from "./worker_pool.ts";
+import type { Slot, WireJob } from "./slot.ts";
 
 const encoder = new TextEncoder();
 let pending = "";

@@ -1,7 +1,7 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { CRASH, outcomesFromWire } from "./outcome.ts";
 import { killAfterMs, PYODIDE_LINK, pyodideDir, WORKER_MODULES } from "./pyodide_slots.ts";
-import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
+import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./slot.ts";
 import { eachLine, killChild, processCpuSeconds } from "../io/child_process.ts";
 import { childDenoEnv } from "../io/child_env.ts";
 

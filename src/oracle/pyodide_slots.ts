@@ -1,7 +1,8 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { pinnedVersion } from "../io/pinned_version.ts";
+import { driverSource } from "./driver_source.ts";
 import { asOutcome, CRASH, type Outcome, outcomesFromWire, type TestOutcome } from "./outcome.ts";
-import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./worker_pool.ts";
+import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./slot.ts";
 
 // Layout of the shared control block; must match pyodide_worker.ts.
 const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, TEXT_OFFSET = 32;
@@ -17,11 +18,6 @@ export function pyodideDir(): string {
 
 /** Where node_modules links Pyodide's folder (reading the link needs its own permission). */
 export const PYODIDE_LINK = fromFileUrl(new URL("../../node_modules/pyodide/", import.meta.url));
-
-/** The Python driver both runtimes run. */
-export function driverSource(): string {
-  return Deno.readTextFileSync(new URL("./driver.py", import.meta.url));
-}
 
 const WORKER_URL = new URL("./pyodide_worker.ts", import.meta.url);
 

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { TestOutcome } from "./outcome.ts";
-import { type Slot, type SlotEvents, type WireJob, WorkerPool } from "./worker_pool.ts";
+import type { Slot, SlotEvents, WireJob } from "./slot.ts";
+import { WorkerPool } from "./worker_pool.ts";
 
 /**
  * A slot that answers like the Pyodide one: one message per result, then a

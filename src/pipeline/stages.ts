@@ -7,6 +7,7 @@ import { runTasksStage, sourceInputDigests } from "../sources/stage.ts";
 import { ALL_TASK_SOURCES } from "./task_sources.ts";
 import { runMutateStage } from "../mutate/stage.ts";
 import { runOracleStage } from "../oracle/stage.ts";
+import { DRIVER_PATHS } from "../oracle/driver_source.ts";
 import { runEmbedStage } from "../embed/stage.ts";
 import { invocationFor, userInvocationFiles } from "../embed/invocations.ts";
 import { isSparse, providerEntry } from "../embed/registry.ts";
@@ -192,7 +193,7 @@ export const STAGES: StageDef[] = [
       // the released snippets instead of choosing among mutants.
       entry: isReleasePool(p) ? "src/release/release_oracle.ts" : "src/oracle/stage.ts",
       assets: [
-        "src/oracle/driver.py",
+        ...DRIVER_PATHS,
         "src/oracle/pyodide_worker.ts",
         "src/oracle/pyodide_host.ts",
         "npm:pyodide",
@@ -312,7 +313,7 @@ export const STAGES: StageDef[] = [
       ],
       entry: "src/rerank/stage.ts",
       assets: [
-        "src/oracle/driver.py",
+        ...DRIVER_PATHS,
         "src/oracle/pyodide_worker.ts",
         "src/oracle/pyodide_host.ts",
         "npm:pyodide",

@@ -1,0 +1,1 @@
+"""The pieces of scripts/make_release_fixture.py, one concern per module."""

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Invocation } from "./invocations.ts";
 import type { EmbedReport, Role } from "./provider.ts";
-import { eachLine, killChild } from "../io/child_process.ts";
+import { watchChild } from "../io/child_watchdog.ts";
 import { childDenoEnv } from "../io/child_env.ts";
 import { PROVIDER_ENTRIES } from "./registry.ts";
 
@@ -155,7 +155,18 @@ export async function embedInWorkers(
 async function startWorker(inv: Invocation, modelsDir?: string): Promise<WorkerProcess> {
   const read = [SRC, NODE_MODULES, CONFIG];
   if (modelsDir) read.push(modelsDir);
-  const child = new Deno.Command(Deno.execPath(), {
+  const inbox: OutMessage[] = [];
+  let waiting: ((m: OutMessage) => void) | undefined;
+  let dead: OutMessage | undefined;
+  const deliver = (m: OutMessage) => {
+    if (waiting) {
+      const w = waiting;
+      waiting = undefined;
+      w(m);
+    } else inbox.push(m);
+  };
+  const child = watchChild({
+    command: Deno.execPath(),
     args: [
       "run",
       "--quiet",
@@ -168,62 +179,39 @@ async function startWorker(inv: Invocation, modelsDir?: string): Promise<WorkerP
       `--allow-read=${read.join(",")}`,
       WORKER,
     ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
     env: childDenoEnv(),
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const encoder = new TextEncoder();
-  const inbox: OutMessage[] = [];
-  let waiting: ((m: OutMessage) => void) | undefined;
-  let dead: OutMessage | undefined;
-  let stderrTail = "";
-  const deliver = (m: OutMessage) => {
-    if (waiting) {
-      const w = waiting;
-      waiting = undefined;
-      w(m);
-    } else inbox.push(m);
-  };
-  const reading = eachLine(child.stdout, (line) => {
-    try {
-      deliver(JSON.parse(line));
-    } catch {
-      // not a message (stray output of a library): ignore
-    }
-  }).catch(() => {});
-  (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
-      stderrTail = (stderrTail + chunk).slice(-600);
-    }
-  })().catch(() => {});
-  const exited = child.status.then(async (status) => {
-    // Answers the worker wrote before it went come first.
-    await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
+    stderrTail: 600,
+    onLine: (line) => {
+      try {
+        deliver(JSON.parse(line));
+      } catch {
+        // not a message (stray output of a library): ignore
+      }
+    },
+  });
+  // Answers the worker wrote before it went come first (the watchdog reads them).
+  const exited = child.exited.then(({ code, signal, stderrTail }) => {
     dead = {
       t: "dead",
-      message: `embed worker ${child.pid} exited (${status.signal ?? `code ${status.code}`})${
-        stderrTail.trim() ? `: ${stderrTail.trim().split("\n").slice(-1)[0]}` : ""
+      message: `embed worker ${child.pid} exited (${signal ?? `code ${code}`})${
+        stderrTail ? `: ${stderrTail.split("\n").slice(-1)[0]}` : ""
       }`,
     };
     deliver(dead);
   });
   const worker: WorkerProcess = {
     pid: child.pid,
-    send: (message) => writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {}),
+    send: async (message) => {
+      await child.writeLine(JSON.stringify(message));
+    },
     next: () => {
       if (inbox.length > 0) return Promise.resolve(inbox.shift()!);
       if (dead) return Promise.resolve(dead);
       return new Promise((resolve) => (waiting = resolve));
     },
-    kill: () => {
-      killChild(child);
-      writer.close().catch(() => {});
-    },
+    kill: () => child.kill(),
     close: async () => {
-      await writer.close().catch(() => {});
+      await child.close();
       await exited;
     },
   };

@@ -9,7 +9,7 @@ import {
   type TestOutcome,
 } from "./outcome.ts";
 import type { Slot, SlotEvents, SlotFactory, WireJob } from "./slot.ts";
-import { eachLine, killChild, processCpuSeconds } from "../io/child_process.ts";
+import { startDeadline, watchChild } from "../io/child_watchdog.ts";
 import { driverSource } from "./driver_source.ts";
 
 /** How native workers are started on this machine. */
@@ -151,17 +151,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
     String(options.memoryBytes ?? 1 << 30),
   ];
   return async (events: SlotEvents): Promise<Slot> => {
-    const child = new Deno.Command(argv[0], {
-      args: argv.slice(1),
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-      clearEnv: true,
-      env: { LC_ALL: "C.UTF-8" },
-    }).spawn();
     const key = new Uint8Array(randomBytes(32));
-    const writer = child.stdin.getWriter();
-    const encoder = new TextEncoder();
     let alive = true;
     let started = false;
     /** The batch's jobs not yet answered, in order; the first is running. */
@@ -172,15 +162,12 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
     let careful = false;
     let phase = -1;
     let partial: TestOutcome[] = [];
-    let lastProgress = 0;
-    let timer: ReturnType<typeof setInterval> | undefined;
     let onReady: ((ok: boolean) => void) | undefined;
     const ready = new Promise<boolean>((resolve) => (onReady = resolve));
 
     const stop = () => {
       alive = false;
-      clearInterval(timer);
-      killChild(child);
+      child.kill();
     };
 
     const die = (outcome: Outcome) => {
@@ -188,7 +175,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       stop();
       if (!started) return;
       const job = inflight[0];
-      const ms = performance.now() - lastProgress;
+      const ms = child.silentMs();
       // Held results are lost with the worker: their jobs run again.
       if (!job || (careful && phase === -2)) {
         events.dead({ id: null, phase: null, partial: [], outcome, ms });
@@ -219,16 +206,14 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       events.idle(0, true);
     };
 
-    const watch = () => {
+    const budget = () => {
       const job = inflight[0];
-      if (!job) return;
-      const budget = careful ? hard : (job.tests.length - job.start + 1) * hard;
-      if (performance.now() - lastProgress > budget) die("TIMEOUT");
+      if (!job) return null;
+      return careful ? hard : (job.tests.length - job.start + 1) * hard;
     };
 
     const endBatch = (line: Line) => {
-      clearInterval(timer);
-      timer = undefined;
+      child.disarm();
       if (line.batch === "rerun") {
         stop();
         events.rerun?.((line.ids ?? []).filter((id) => batchIds.includes(id)));
@@ -258,7 +243,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
         onReady?.(true);
         return;
       }
-      lastProgress = performance.now();
+      child.heartbeat();
       if (line.batch) return endBatch(line);
       if (line.tamper === true && typeof line.id === "number") {
         // The one job of its batch left a module changed: its outcomes say so.
@@ -279,31 +264,32 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       }
     };
 
-    const reading = eachLine(child.stdout, (text) => {
-      if (alive) onLine(text);
-    }).catch(() => {});
-    child.status.then(async () => {
+    const child = watchChild({
+      command: argv[0],
+      args: argv.slice(1),
+      env: { LC_ALL: "C.UTF-8" },
+      onLine: (text) => {
+        if (alive) onLine(text);
+      },
+    });
+    // Lines the worker wrote before it died say how far it got: the watchdog reads them first.
+    child.exited.then(() => {
       onReady?.(false);
-      // Lines the worker wrote before it died say how far it got: read them first.
-      await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
       die(CRASH);
     });
-    writer.write(encoder.encode(JSON.stringify({ key: Buffer.from(key).toString("hex") }) + "\n"))
-      .catch(() => {});
+    child.writeLine(JSON.stringify({ key: Buffer.from(key).toString("hex") }));
 
-    const startTimer = setTimeout(() => onReady?.(false), 30_000);
-    const ok = await ready;
-    clearTimeout(startTimer);
+    const ok = await startDeadline(ready, 30_000, false);
     onReady = undefined;
     if (!ok) {
       alive = false;
-      killChild(child);
+      child.kill();
       throw new Error("native worker did not start");
     }
 
     started = true;
     return {
-      cpuSeconds: () => processCpuSeconds(child.pid),
+      cpuSeconds: () => child.cpuSeconds(),
       send(jobs: WireJob[]) {
         if (!alive) throw new Error("send to a dead native worker");
         inflight = [...jobs];
@@ -312,9 +298,8 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
         careful = jobs.some((j) => j.careful);
         phase = -1;
         partial = [];
-        lastProgress = performance.now();
-        clearInterval(timer);
-        timer = setInterval(watch, tick);
+        child.heartbeat();
+        child.arm(tick, budget, () => die("TIMEOUT"));
         const wire = jobs.map((j) => ({
           id: j.id,
           setup: j.setup,
@@ -323,14 +308,13 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
           start: j.start,
           stop: j.stopAtTimeout,
         }));
-        writer.write(encoder.encode(JSON.stringify({ careful, jobs: wire }) + "\n")).catch(() =>
-          die(CRASH)
-        );
+        child.writeLine(JSON.stringify({ careful, jobs: wire })).then((written) => {
+          if (!written) die(CRASH);
+        });
       },
       kill() {
         alive = false;
-        clearInterval(timer);
-        killChild(child);
+        child.kill();
       },
     };
   };

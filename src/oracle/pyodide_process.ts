@@ -2,7 +2,7 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { CRASH, outcomesFromWire } from "./outcome.ts";
 import { killAfterMs, PYODIDE_LINK, pyodideDir, WORKER_MODULES } from "./pyodide_slots.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./slot.ts";
-import { eachLine, killChild, processCpuSeconds } from "../io/child_process.ts";
+import { startDeadline, watchChild } from "../io/child_watchdog.ts";
 import { childDenoEnv } from "../io/child_env.ts";
 
 const HOST = fromFileUrl(new URL("./pyodide_host.ts", import.meta.url));
@@ -82,41 +82,26 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
     String(options.timeoutMs),
   ];
   return async (events: SlotEvents): Promise<Slot> => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      clearEnv: true,
-      env: childDenoEnv(),
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    const encoder = new TextEncoder();
     let alive = true;
     let ready: ((error?: string) => void) | undefined;
     const started = new Promise<string | undefined>((resolve) => (ready = resolve));
     let inflight: WireJob[] = [];
-    let lastMessage = performance.now();
-    let timer: ReturnType<typeof setInterval> | undefined;
     const cuts: ((ids: number[]) => void)[] = [];
-    let stderrTail = "";
 
     const write = (message: unknown) => {
-      writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {});
+      child.writeLine(JSON.stringify(message));
     };
 
     const die = (report: DeathReport) => {
       if (!alive) return;
       alive = false;
-      clearInterval(timer);
-      killChild(child);
+      child.kill();
       for (const resolve of cuts.splice(0)) resolve([]);
-      writer.close().catch(() => {});
       events.dead(report);
     };
 
     const onMessage = (message: HostMessage) => {
-      lastMessage = performance.now();
+      child.heartbeat();
       switch (message.t) {
         case "ready":
           ready?.();
@@ -136,12 +121,10 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
         }
         case "idle":
           inflight = [];
-          clearInterval(timer);
-          timer = undefined;
+          child.disarm();
           if (message.x === true) {
             alive = false;
-            killChild(child);
-            writer.close().catch(() => {});
+            child.kill();
           }
           events.idle(message.m ?? 0, message.x === true);
           return;
@@ -162,74 +145,63 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
 
     // The host's stdout carries its messages; its stderr (Pyodide's own
     // reports of a fatal error) is kept short for the death's detail.
-    const reading = eachLine(child.stdout, (line) => {
-      let message: HostMessage;
-      try {
-        message = JSON.parse(line);
-      } catch {
-        return;
-      }
-      if (alive) onMessage(message);
-    }).catch(() => {});
-    (async () => {
-      for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
-        stderrTail = (stderrTail + chunk).slice(-600);
-      }
-    })().catch(() => {});
-    child.status.then(async (status) => {
-      // Lines the host wrote before it went (a death report) come first.
-      await Promise.race([reading, new Promise((r) => setTimeout(r, 1000))]);
-      ready?.(`host exited with code ${status.code}: ${stderrTail.trim()}`);
+    const child = watchChild({
+      command: Deno.execPath(),
+      args,
+      env: childDenoEnv(),
+      stderrTail: 600,
+      onLine: (line) => {
+        let message: HostMessage;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          return;
+        }
+        if (alive) onMessage(message);
+      },
+    });
+    child.exited.then(({ code, stderrTail }) => {
+      ready?.(`host exited with code ${code}: ${stderrTail}`);
       die({
         id: inflight[0]?.id ?? null,
         phase: null,
         partial: [],
         outcome: CRASH,
-        ms: performance.now() - lastMessage,
-        detail: `Pyodide host exited with code ${status.code}: ${stderrTail.trim().slice(-200)}`,
+        ms: child.silentMs(),
+        detail: `Pyodide host exited with code ${code}: ${stderrTail.slice(-200)}`,
       });
     });
 
-    let startTimer: ReturnType<typeof setTimeout> | undefined;
-    const failure = await Promise.race([
-      started,
-      new Promise<string>((r) =>
-        startTimer = setTimeout(() => r("no ready message in 60 s"), 60_000)
-      ),
-    ]);
-    clearTimeout(startTimer);
+    const failure = await startDeadline(started, 60_000, "no ready message in 60 s");
     ready = undefined;
     if (failure !== undefined) {
       alive = false;
-      killChild(child);
+      child.kill();
       throw new Error(`Pyodide host did not start: ${failure}`);
     }
 
     // A backstop only: the host kills its own worker after at most `hard` ms on one
     // test, so silence much longer than a job's budget means the host hangs.
-    const watch = () => {
+    const budget = () => {
       const job = inflight[0];
-      if (!job) return;
-      const budget = (job.tests.length - job.start + 1) * hard + 5000;
-      if (performance.now() - lastMessage > budget) {
-        die({
-          id: job.id,
-          phase: null,
-          partial: [],
-          outcome: "TIMEOUT",
-          ms: performance.now() - lastMessage,
-          detail: "Pyodide host went silent",
-        });
-      }
+      return job ? (job.tests.length - job.start + 1) * hard + 5000 : null;
     };
+    const silent = () =>
+      die({
+        id: inflight[0].id,
+        phase: null,
+        partial: [],
+        outcome: "TIMEOUT",
+        ms: child.silentMs(),
+        detail: "Pyodide host went silent",
+      });
 
     return {
       send(jobs: WireJob[]) {
         if (!alive) throw new Error("send to a dead Pyodide host");
         inflight = [...jobs];
-        lastMessage = performance.now();
-        clearInterval(timer);
-        timer = setInterval(watch, 250);
+        child.heartbeat();
+        child.arm(250, budget, silent);
         write({ send: jobs });
       },
       cut() {
@@ -240,12 +212,10 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
       },
       kill() {
         alive = false;
-        clearInterval(timer);
         for (const resolve of cuts.splice(0)) resolve([]);
-        killChild(child);
-        writer.close().catch(() => {});
+        child.kill();
       },
-      cpuSeconds: () => processCpuSeconds(child.pid),
+      cpuSeconds: () => child.cpuSeconds(),
     };
   };
 }

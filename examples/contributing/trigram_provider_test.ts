@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { writeTable } from "../../src/io/arrow_table.ts";
+import { withNulls, writeTable } from "../../src/io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../../src/tables/schema.ts";
 import { PROVIDER_ENTRIES } from "../../src/embed/registry.ts";
 import { runEmbedStage } from "../../src/embed/stage.ts";
@@ -48,8 +48,8 @@ async function setup(): Promise<string> {
     task_id: corpus_id.replace("c/", "q/"),
     code,
   }));
-  await writeTable("queries", QUERY_ROWS, QUERIES, { parquet: false });
-  await writeTable("corpus", corpus, CORPUS, { parquet: false });
+  await writeTable("queries", withNulls(QUERIES, QUERY_ROWS), QUERIES, { parquet: false });
+  await writeTable("corpus", withNulls(CORPUS, corpus), CORPUS, { parquet: false });
   const table = join(out, "invocations.json");
   await Deno.writeTextFile(table, JSON.stringify({ invocations: [CONFIG] }));
   return table;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseFlags, positiveInt, printJson, UserError } from "../cli/command.ts";
-import { pick, readTableRows, writeTable } from "../io/arrow_table.ts";
+import { pick, readTableRows, withNulls, writeTable } from "../io/arrow_table.ts";
 import { outDir, tablePath } from "../io/paths.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { invocationFor } from "../embed/invocations.ts";
@@ -65,8 +65,8 @@ async function syntheticTables(dir: string, nQueries: number, nDocs: number): Pr
     });
   }
   Deno.env.set("EXECRET_OUT", dir);
-  await writeTable("queries", queries, QUERIES, { parquet: false });
-  await writeTable("corpus", corpus, CORPUS, { parquet: false });
+  await writeTable("queries", withNulls(QUERIES, queries), QUERIES, { parquet: false });
+  await writeTable("corpus", withNulls(CORPUS, corpus), CORPUS, { parquet: false });
   return `synthetic from ${path} (${queries.length} queries × ${corpus.length} snippets)`;
 }
 

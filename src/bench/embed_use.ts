@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { writeTable } from "../io/arrow_table.ts";
+import { withNulls, writeTable } from "../io/arrow_table.ts";
 import { embeddingsDir } from "../io/paths.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { invocationFor } from "../embed/invocations.ts";
@@ -55,10 +55,10 @@ export async function benchUseWorkers(n: number, workers: number): Promise<UseWo
   const tmp = await Deno.makeTempDir({ prefix: "execret-bench-use-workers-" });
   try {
     Deno.env.set("EXECRET_OUT", tmp);
-    await writeTable("queries", [], QUERIES, { parquet: false });
+    await writeTable("queries", withNulls(QUERIES, []), QUERIES, { parquet: false });
     await writeTable(
       "corpus",
-      texts.map((code, i) => ({ corpus_id: `b${i}`, task_id: `b${i}`, code })),
+      withNulls(CORPUS, texts.map((code, i) => ({ corpus_id: `b${i}`, task_id: `b${i}`, code }))),
       CORPUS,
       { parquet: false },
     );

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { join } from "node:path";
-import { writeTable } from "../io/arrow_table.ts";
+import { withNulls, writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { CORPUS, EXECUTIONS, MUTANTS, QUERIES, TASKS } from "../tables/schema.ts";
 import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
@@ -14,28 +14,40 @@ const tests = ["assert lt(1, 2)", "assert not lt(2, 2)"];
 /** One task, its canonical and one distractor, with the given distractor outcomes. */
 async function writeRun(distractorOutcomes: string[], recordedAfter = "    return a <= b") {
   Deno.env.set("EXECRET_OUT", await Deno.makeTempDir());
-  await writeTable("tasks", [{ task_id: "t/1", canonical, setup: "", tests }], TASKS);
-  await writeTable("mutants", [{
-    snippet_id: "t/1#m0",
-    task_id: "t/1",
-    bug_type: "wrong_comparison",
-    operator: "lt_to_le",
-    line: 2,
-    before: "    return a < b",
-    after: recordedAfter,
-    code: buggy,
-    code_sha256: sha256Hex(buggy),
-  }], MUTANTS);
-  await writeTable("corpus", [
-    { corpus_id: "t/1#c", task_id: "t/1", label: "correct", code: canonical },
-    {
-      corpus_id: "t/1#m0",
+  await writeTable(
+    "tasks",
+    withNulls(TASKS, [{ task_id: "t/1", canonical, setup: "", tests }]),
+    TASKS,
+  );
+  await writeTable(
+    "mutants",
+    withNulls(MUTANTS, [{
+      snippet_id: "t/1#m0",
       task_id: "t/1",
-      label: "incorrect",
       bug_type: "wrong_comparison",
+      operator: "lt_to_le",
+      line: 2,
+      before: "    return a < b",
+      after: recordedAfter,
       code: buggy,
-    },
-  ], CORPUS);
+      code_sha256: sha256Hex(buggy),
+    }]),
+    MUTANTS,
+  );
+  await writeTable(
+    "corpus",
+    withNulls(CORPUS, [
+      { corpus_id: "t/1#c", task_id: "t/1", label: "correct", code: canonical },
+      {
+        corpus_id: "t/1#m0",
+        task_id: "t/1",
+        label: "incorrect",
+        bug_type: "wrong_comparison",
+        code: buggy,
+      },
+    ]),
+    CORPUS,
+  );
   const rows = (code: string, outcomes: string[]) =>
     outcomes.map((outcome, test_index) => ({
       code_sha256: suiteCodeSha("", code),
@@ -46,7 +58,10 @@ async function writeRun(distractorOutcomes: string[], recordedAfter = "    retur
     }));
   await writeTable(
     "executions",
-    [...rows(canonical, ["pass", "pass"]), ...rows(buggy, distractorOutcomes)],
+    withNulls(EXECUTIONS, [
+      ...rows(canonical, ["pass", "pass"]),
+      ...rows(buggy, distractorOutcomes),
+    ]),
     EXECUTIONS,
   );
 }
@@ -72,12 +87,16 @@ Deno.test("a distractor whose recorded edit is not its code fails the one-edit c
 });
 
 async function writeQueries(): Promise<void> {
-  await writeTable("queries", [{
-    query_id: "t/1",
-    task_id: "t/1",
-    correct_ids: ["t/1#c"],
-    distractor_ids: ["t/1#m0"],
-  }], QUERIES);
+  await writeTable(
+    "queries",
+    withNulls(QUERIES, [{
+      query_id: "t/1",
+      task_id: "t/1",
+      correct_ids: ["t/1#c"],
+      distractor_ids: ["t/1#m0"],
+    }]),
+    QUERIES,
+  );
 }
 
 /** The run's manifest, listing `files` (paths relative to out/) as the run's outputs. */

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { join } from "node:path";
-import { writeTable } from "../io/arrow_table.ts";
+import { withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, MUTANTS, QUERIES, RANKINGS, TASKS } from "../tables/schema.ts";
 import { runChecks } from "./check.ts";
 import { queriesMatchCorpus, rankingsComplete, uniqueIds } from "./table_checks.ts";
@@ -9,16 +9,23 @@ async function writeRun(corruptLabel: boolean) {
   const dir = await Deno.makeTempDir();
   Deno.env.set("EXECRET_OUT", dir);
   const tasks = ["t/1", "t/2"];
-  await writeTable("tasks", tasks.map((task_id) => ({ task_id })), TASKS);
-  await writeTable("mutants", tasks.map((t) => ({ snippet_id: `${t}#m0`, task_id: t })), MUTANTS);
+  await writeTable("tasks", withNulls(TASKS, tasks.map((task_id) => ({ task_id }))), TASKS);
+  await writeTable(
+    "mutants",
+    withNulls(MUTANTS, tasks.map((t) => ({ snippet_id: `${t}#m0`, task_id: t }))),
+    MUTANTS,
+  );
   await writeTable(
     "queries",
-    tasks.map((t) => ({
-      query_id: t,
-      task_id: t,
-      correct_ids: [`${t}#c`],
-      distractor_ids: [`${t}#m0`],
-    })),
+    withNulls(
+      QUERIES,
+      tasks.map((t) => ({
+        query_id: t,
+        task_id: t,
+        correct_ids: [`${t}#c`],
+        distractor_ids: [`${t}#m0`],
+      })),
+    ),
     QUERIES,
   );
   const corpus = tasks.flatMap((t) => [
@@ -30,7 +37,7 @@ async function writeRun(corruptLabel: boolean) {
       bug_type: "off_by_one",
     },
   ]);
-  await writeTable("corpus", corpus, CORPUS);
+  await writeTable("corpus", withNulls(CORPUS, corpus), CORPUS);
   const rankings = tasks.flatMap((t) =>
     corpus.map((c, i) => ({
       config: "bm25",
@@ -41,7 +48,7 @@ async function writeRun(corruptLabel: boolean) {
       in_top: true,
     }))
   );
-  await writeTable("rankings", rankings, RANKINGS);
+  await writeTable("rankings", withNulls(RANKINGS, rankings), RANKINGS);
   return dir;
 }
 

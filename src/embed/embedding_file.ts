@@ -61,11 +61,7 @@ export async function writeEmbeddingFile(
     versions: canonicalJson(libraryVersions(inv.provider)),
     created_at: createdAt,
   };
-  const table = tableFromRows(
-    rows as unknown as Record<string, unknown>[],
-    embeddingsSpec(dims),
-    metadata,
-  );
+  const table = tableFromRows(rows, embeddingsSpec(dims), metadata);
   await atomicWrite(path, toIpcStream(table));
 }
 

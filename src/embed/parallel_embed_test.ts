@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { embedCommand } from "../cli/commands/embed.ts";
-import { writeTable } from "../io/arrow_table.ts";
+import { withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { invocationFor } from "./invocations.ts";
 import { embedInWorkers } from "./parallel_embed.ts";
@@ -38,8 +38,8 @@ async function setup(): Promise<{ out: string; table: string }> {
       corpus.push({ corpus_id: `c${t}.${v}`, task_id: `t/${t}`, code: body });
     }
   }
-  await writeTable("queries", queries, QUERIES, { parquet: false });
-  await writeTable("corpus", corpus, CORPUS, { parquet: false });
+  await writeTable("queries", withNulls(QUERIES, queries), QUERIES, { parquet: false });
+  await writeTable("corpus", withNulls(CORPUS, corpus), CORPUS, { parquet: false });
   const table = join(out, "invocations.json");
   await Deno.writeTextFile(table, JSON.stringify({ invocations: [USE] }));
   return { out, table };

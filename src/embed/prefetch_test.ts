@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { readRows, readTable, writeTable } from "../io/arrow_table.ts";
+import { readRows, readTable, withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES, TASKS } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
 import { prefetchDir, prefetchQueries } from "./prefetch.ts";
@@ -45,17 +45,23 @@ async function setup(dropped: number[]): Promise<{ out: string; table: string }>
     extra_tests: [],
     locator: `tasks.jsonl:${i + 1}`,
   }));
-  await writeTable("tasks", tasks, TASKS, { parquet: false });
+  await writeTable("tasks", withNulls(TASKS, tasks), TASKS, { parquet: false });
   const kept = tasks.filter((_, i) => !dropped.includes(i));
   await writeTable(
     "queries",
-    kept.map((t) => ({ query_id: t.task_id, task_id: t.task_id, query: t.query })),
+    withNulls(
+      QUERIES,
+      kept.map((t) => ({ query_id: t.task_id, task_id: t.task_id, query: t.query })),
+    ),
     QUERIES,
     { parquet: false },
   );
   await writeTable(
     "corpus",
-    kept.map((t) => ({ corpus_id: `${t.task_id}#c`, task_id: t.task_id, code: t.canonical })),
+    withNulls(
+      CORPUS,
+      kept.map((t) => ({ corpus_id: `${t.task_id}#c`, task_id: t.task_id, code: t.canonical })),
+    ),
     CORPUS,
     { parquet: false },
   );

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { readRows, readTable, writeTable } from "../io/arrow_table.ts";
+import { readRows, readTable, withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
 import { TINY_INVOCATION, TINY_MODELS } from "./_tiny_model.ts";
@@ -24,8 +24,8 @@ async function fixture(out: string): Promise<string> {
     task_id: `t/${i % 6}`,
     code: `def f${i}(x):\n    return x ${"+ 1 ".repeat(i % 7)}`,
   }));
-  await writeTable("queries", queries, QUERIES, { parquet: false });
-  await writeTable("corpus", corpus, CORPUS, { parquet: false });
+  await writeTable("queries", withNulls(QUERIES, queries), QUERIES, { parquet: false });
+  await writeTable("corpus", withNulls(CORPUS, corpus), CORPUS, { parquet: false });
   const table = join(out, "invocations.json");
   await Deno.writeTextFile(table, JSON.stringify(INVOCATIONS));
   return table;

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { readRows, readTable, writeTable } from "../io/arrow_table.ts";
+import { readRows, readTable, withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
 import { TINY_INVOCATION, TINY_MODELS } from "./_tiny_model.ts";
@@ -52,8 +52,8 @@ async function setup(): Promise<{ out: string; table: string }> {
     "def rev(s):\n    return s[::-1]", // same text as another id: embedded once
   ];
   const corpus = codes.map((code, i) => ({ corpus_id: `c${i}`, task_id: "t", code }));
-  await writeTable("queries", queries, QUERIES, { parquet: false });
-  await writeTable("corpus", corpus, CORPUS, { parquet: false });
+  await writeTable("queries", withNulls(QUERIES, queries), QUERIES, { parquet: false });
+  await writeTable("corpus", withNulls(CORPUS, corpus), CORPUS, { parquet: false });
   const table = join(out, "invocations.json");
   await Deno.writeTextFile(table, JSON.stringify(TABLE));
   return { out, table };

@@ -1,6 +1,6 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { writeTable } from "../io/arrow_table.ts";
+import { withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { runEmbedStage } from "./stage.ts";
 import { readEmbeddingFile } from "./embedding_file.ts";
@@ -13,13 +13,18 @@ Deno.test("embed stage records truncated_inputs from the cache, the same on a re
   Deno.env.set("EXECRET_OUT", out);
   Deno.env.delete("EXECRET_CACHE");
   const long = "def long():\n    return " + "1 + ".repeat(100) + "1";
-  await writeTable("queries", [{ query_id: "t/1", task_id: "t/1", query: "add" }], QUERIES, {
-    parquet: false,
-  });
+  await writeTable(
+    "queries",
+    withNulls(QUERIES, [{ query_id: "t/1", task_id: "t/1", query: "add" }]),
+    QUERIES,
+    {
+      parquet: false,
+    },
+  );
   const codes = ["def a(): pass", long, long, "def b(): pass"]; // the long text twice: one input
   await writeTable(
     "corpus",
-    codes.map((code, i) => ({ corpus_id: `c${i}`, task_id: "t/1", code })),
+    withNulls(CORPUS, codes.map((code, i) => ({ corpus_id: `c${i}`, task_id: "t/1", code }))),
     CORPUS,
     { parquet: false },
   );
@@ -67,7 +72,7 @@ Deno.test("embed stage records truncated_inputs from the cache, the same on a re
     // A corpus with nothing too long writes no truncated_inputs key.
     await writeTable(
       "corpus",
-      [{ corpus_id: "c0", task_id: "t/1", code: "def a(): pass" }],
+      withNulls(CORPUS, [{ corpus_id: "c0", task_id: "t/1", code: "def a(): pass" }]),
       CORPUS,
       { parquet: false },
     );

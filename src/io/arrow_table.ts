@@ -153,11 +153,13 @@ export interface WriteTableOptions {
 /**
  * Write rows as the pipeline table `name`: an Arrow stream at
  * `out/tables/<name>.arrow` (atomic) plus a Parquet copy. Returns the path.
+ * The rows are typed by the spec (`RowOf<S>`), so a row missing a column, or
+ * naming one the spec does not have, does not compile.
  */
-export async function writeTable(
+export async function writeTable<S extends TableSpec>(
   name: string,
-  rows: readonly Record<string, unknown>[],
-  spec: TableSpec,
+  rows: readonly RowOf<S>[],
+  spec: S,
   options: WriteTableOptions = {},
 ): Promise<string> {
   const table = tableFromRows(rows, spec, options.metadata);
@@ -174,6 +176,28 @@ export async function writeTable(
     });
   }
   return path;
+}
+
+/**
+ * Whole rows of `spec` from rows that give only some columns, the rest null:
+ * for tests, fixtures and benchmarks that need a few columns of a table (a
+ * stage writes whole rows; test/architecture/typed_reads_test.ts keeps this
+ * out of program code). A column the spec does not have is still a compile
+ * error, and {@link writeTable} still refuses it.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * const POINTS = tableSpec({ id: "utf8", x: "float64", label: "utf8?" });
+ * deepStrictEqual(withNulls(POINTS, [{ id: "a" }]), [{ id: "a", x: null, label: null }]);
+ * ```
+ */
+export function withNulls<S extends TableSpec>(
+  spec: S,
+  rows: readonly Partial<RowOf<S>>[],
+): RowOf<S>[] {
+  const nulls = Object.fromEntries(Object.keys(spec).map((name) => [name, null]));
+  return rows.map((row) => ({ ...nulls, ...row }) as RowOf<S>);
 }
 
 /** Convert an Arrow IPC stream to Parquet bytes (zstd). */

@@ -39,7 +39,7 @@ export async function runMutateStage(options: MutateStageOptions = {}): Promise<
   const tasks = await readTableRows(path, pick(TASKS, "task_id", "source", "canonical"));
   const parser = await loadPythonParser();
   const { rows, rejects, summary } = await mutateTasksParallel(parser, tasks, options);
-  await writeTable("mutants", rows as unknown as Record<string, unknown>[], MUTANTS, {
+  await writeTable("mutants", rows, MUTANTS, {
     metadata: {
       stage: "mutate",
       seed: String(summary.seed),

@@ -1,16 +1,13 @@
 import { sha256Hex } from "../io/hash.ts";
 import type { Reject } from "../tables/rejects.ts";
-import type { MutantRow } from "../tables/schema.ts";
+import type { RowOf } from "../io/arrow_table.ts";
+import type { CORPUS, MutantRow, QUERIES, VALIDATION } from "../tables/schema.ts";
 import { allPass, complete, tampered, type TestOutcome, timeoutOnly } from "./outcome.ts";
 import type { SuiteResult } from "./run_suites.ts";
 import { byString, type OracleInputs } from "./oracle_inputs.ts";
 
 /** One validation count. */
-export interface GateCount {
-  gate: string;
-  source: string;
-  count: number;
-}
+export type GateCount = RowOf<typeof VALIDATION>;
 
 /** Each task's canonical runs (twice) and the candidates that ran, by snippet id. */
 export interface SuiteRuns {
@@ -71,8 +68,8 @@ export function gateTasks(
   runs: SuiteRuns,
   maxDistractors: number,
 ): {
-  queries: Record<string, unknown>[];
-  corpus: Record<string, unknown>[];
+  queries: RowOf<typeof QUERIES>[];
+  corpus: RowOf<typeof CORPUS>[];
   validation: GateCount[];
   rejects: Reject[];
 } {
@@ -86,8 +83,8 @@ export function gateTasks(
       counts.set(key, (counts.get(key) ?? 0) + n);
     }
   };
-  const queries: Record<string, unknown>[] = [];
-  const corpus: Record<string, unknown>[] = [];
+  const queries: RowOf<typeof QUERIES>[] = [];
+  const corpus: RowOf<typeof CORPUS>[] = [];
   for (const t of tasks) {
     const src = t.source;
     const muts = mutantsByTask.get(t.task_id) ?? [];
@@ -197,11 +194,8 @@ export function gateTasks(
   }
   // Every distractor-count bucket appears, even when empty.
   for (let n = 0; n <= maxDistractors; n++) count(`tasks_with_distractors:${n}`, "all", 0);
-  queries.sort((a, b) => byString(a.query_id as string, b.query_id as string));
-  corpus.sort((a, b) =>
-    byString(a.task_id as string, b.task_id as string) ||
-    byString(a.corpus_id as string, b.corpus_id as string)
-  );
+  queries.sort((a, b) => byString(a.query_id, b.query_id));
+  corpus.sort((a, b) => byString(a.task_id, b.task_id) || byString(a.corpus_id, b.corpus_id));
   const validation: GateCount[] = [...counts.entries()].map(([key, n]) => {
     const [gate, source] = key.split("\u0000");
     return { gate, source, count: n };

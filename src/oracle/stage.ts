@@ -106,12 +106,7 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
     execution_times: await writeTable("execution_times", times, EXECUTION_TIMES, { metadata }),
     queries: await writeTable("queries", gated.queries, QUERIES, { metadata }),
     corpus: await writeTable("corpus", gated.corpus, CORPUS, { metadata }),
-    validation: await writeTable(
-      "validation",
-      gated.validation as unknown as Record<string, unknown>[],
-      VALIDATION,
-      { metadata },
-    ),
+    validation: await writeTable("validation", gated.validation, VALIDATION, { metadata }),
   };
   await writeRejects("oracle", gated.rejects);
   return {

@@ -1,4 +1,5 @@
-import type { MutantRow, TaskRow } from "../tables/schema.ts";
+import type { RowOf } from "../io/arrow_table.ts";
+import type { EXECUTION_TIMES, EXECUTIONS, MutantRow, TaskRow } from "../tables/schema.ts";
 import type { SuiteResult, SuiteRunner } from "./run_suites.ts";
 import { canonicalGate, type SuiteRuns, verifiedDistractor } from "./gates.ts";
 import { byString, type OracleInputs } from "./oracle_inputs.ts";
@@ -65,7 +66,7 @@ export function executionRows(
   inputs: OracleInputs,
   runs: SuiteRuns,
   runtime: string,
-): { executions: Record<string, unknown>[]; times: Record<string, unknown>[] } {
+): { executions: RowOf<typeof EXECUTIONS>[]; times: RowOf<typeof EXECUTION_TIMES>[] } {
   const { tasks, mutantsByTask } = inputs;
   const executedOrder: SuiteResult[] = [
     ...tasks.map((t) => runs.canonical.get(t.task_id)![0]),
@@ -73,8 +74,8 @@ export function executionRows(
       (mutantsByTask.get(t.task_id) ?? []).flatMap((m) => runs.candidate.get(m.snippet_id) ?? [])
     ),
   ];
-  const executions: Record<string, unknown>[] = [];
-  const times: Record<string, unknown>[] = [];
+  const executions: RowOf<typeof EXECUTIONS>[] = [];
+  const times: RowOf<typeof EXECUTION_TIMES>[] = [];
   const seen = new Set<string>();
   for (const r of executedOrder) {
     const key = `${r.codeSha}:${r.testsSha}`;
@@ -86,10 +87,11 @@ export function executionRows(
       times.push({ ...row, ms: o.ms });
     }
   }
-  const bySuiteAndTest = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-    byString(a.code_sha256 as string, b.code_sha256 as string) ||
-    byString(a.tests_sha256 as string, b.tests_sha256 as string) ||
-    (a.test_index as number) - (b.test_index as number);
+  type SuiteTest = { code_sha256: string; tests_sha256: string; test_index: number };
+  const bySuiteAndTest = (a: SuiteTest, b: SuiteTest) =>
+    byString(a.code_sha256, b.code_sha256) ||
+    byString(a.tests_sha256, b.tests_sha256) ||
+    a.test_index - b.test_index;
   executions.sort(bySuiteAndTest);
   times.sort(bySuiteAndTest);
   return { executions, times };

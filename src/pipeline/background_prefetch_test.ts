@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { writeTable } from "../io/arrow_table.ts";
+import { withNulls, writeTable } from "../io/arrow_table.ts";
 import { fileExists } from "../io/file_exists.ts";
 import { CORPUS, QUERIES, TASKS } from "../tables/schema.ts";
 import { runEmbedStage } from "../embed/stage.ts";
@@ -82,7 +82,7 @@ Deno.test({
         extra_tests: [],
         locator: `tasks.jsonl:${i + 1}`,
       }));
-      await writeTable("tasks", tasks, TASKS, { parquet: false });
+      await writeTable("tasks", withNulls(TASKS, tasks), TASKS, { parquet: false });
       const command = prefetchCommand(["bm25", "use"]);
       strictEqual(command.slice(0, 3).join(" "), "nice -n 19");
       // The program itself, not niced: under `make test` the other jobs
@@ -95,13 +95,23 @@ Deno.test({
       // What the oracle would write with every canonical kept.
       await writeTable(
         "queries",
-        tasks.map((t) => ({ query_id: t.task_id, task_id: t.task_id, query: t.query })),
+        withNulls(
+          QUERIES,
+          tasks.map((t) => ({ query_id: t.task_id, task_id: t.task_id, query: t.query })),
+        ),
         QUERIES,
         { parquet: false },
       );
       await writeTable(
         "corpus",
-        tasks.map((t) => ({ corpus_id: `${t.task_id}#c`, task_id: t.task_id, code: t.canonical })),
+        withNulls(
+          CORPUS,
+          tasks.map((t) => ({
+            corpus_id: `${t.task_id}#c`,
+            task_id: t.task_id,
+            code: t.canonical,
+          })),
+        ),
         CORPUS,
         { parquet: false },
       );

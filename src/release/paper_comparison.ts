@@ -1,4 +1,11 @@
-import { PAPER_COMPARISON, RANKING_AGREEMENT, RANKING_DIFFERENCES } from "../tables/release.ts";
+import {
+  PAPER_COMPARISON,
+  type PaperComparisonRow,
+  RANKING_AGREEMENT,
+  RANKING_DIFFERENCES,
+  type RankingAgreementRow,
+  type RankingDifferenceRow,
+} from "../tables/release.ts";
 import type { MetricRow, PairwiseRow, RankingRow } from "../tables/schema.ts";
 import { metricKey } from "./metric_key.ts";
 import type { Bundle, ReleasedPairEntry } from "./read_bundle.ts";
@@ -36,12 +43,17 @@ export interface PaperComparisonInput {
 
 /** The three tables of the comparison. */
 export interface PaperComparison {
-  comparison: Record<string, unknown>[];
-  agreement: Record<string, unknown>[];
-  differences: Record<string, unknown>[];
+  comparison: PaperComparisonRow[];
+  agreement: RankingAgreementRow[];
+  differences: RankingDifferenceRow[];
 }
 
 const FAMILY: Record<string, string> = { exec_ndcg_gap: "gap" };
+
+/** What names a comparison row's number: its section, system (pair) and metric. */
+type ComparisonKey =
+  & Pick<PaperComparisonRow, "section" | "model" | "config" | "metric" | "k">
+  & Partial<Pick<PaperComparisonRow, "model_b" | "config_b">>;
 const COUNTS = ["a_only", "b_only", "both", "neither"] as const;
 
 /**
@@ -67,9 +79,9 @@ export function comparePaper(input: PaperComparisonInput): PaperComparison {
   const kitMetric = new Map(input.metrics.map((m) => [`${m.config}|${m.metric}|${m.k}`, m]));
   const n = bundle.queries.length;
   const lattice = n > 0 ? 1 / n : 0;
-  const rows: Record<string, unknown>[] = [];
+  const rows: PaperComparisonRow[] = [];
   const push = (
-    base: Record<string, unknown>,
+    base: ComparisonKey,
     quantity: string,
     released: number,
     kit: number | null | undefined,
@@ -258,7 +270,7 @@ function orientedPair(
 function compareRankings(
   input: PaperComparisonInput,
   qid: (id: string) => string,
-): { agreement: Record<string, unknown>[]; differences: Record<string, unknown>[] } {
+): { agreement: RankingAgreementRow[]; differences: RankingDifferenceRow[] } {
   const kitTop = new Map<string, string[]>();
   for (const r of input.rankings) {
     if (!r.in_top) continue;
@@ -267,8 +279,8 @@ function compareRankings(
     if (!list) kitTop.set(key, list = []);
     list[r.rank - 1] = r.corpus_id;
   }
-  const agreement: Record<string, unknown>[] = [];
-  const differences: Record<string, unknown>[] = [];
+  const agreement: RankingAgreementRow[] = [];
+  const differences: RankingDifferenceRow[] = [];
   for (const run of input.bundle.runs) {
     const config = input.configOf.get(run.model);
     if (config === undefined) continue;
@@ -313,10 +325,7 @@ function compareRankings(
     });
   }
   const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  agreement.sort((a, b) => byString(a.config as string, b.config as string));
-  differences.sort((a, b) =>
-    byString(a.config as string, b.config as string) ||
-    byString(a.query_id as string, b.query_id as string)
-  );
+  agreement.sort((a, b) => byString(a.config, b.config));
+  differences.sort((a, b) => byString(a.config, b.config) || byString(a.query_id, b.query_id));
   return { agreement, differences };
 }

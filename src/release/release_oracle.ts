@@ -1,8 +1,9 @@
-import { readTableRows, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, type RowOf, writeTable } from "../io/arrow_table.ts";
 import {
   ORACLE_AGREEMENT,
   ORACLE_DISAGREEMENTS,
   ORACLE_NOT_IN_RELEASE,
+  RELEASED_CORPUS,
 } from "../tables/release.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, writeRejects } from "../tables/rejects.ts";
@@ -11,7 +12,7 @@ import { allPass, timeoutOnly } from "../oracle/outcome.ts";
 import type { Runtime } from "../oracle/pool.ts";
 import { type SuiteResult, SuiteRunner } from "../oracle/run_suites.ts";
 import type { TaskRow } from "../sources/task.ts";
-import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES, TASKS } from "../tables/schema.ts";
+import { EXECUTION_TIMES, EXECUTIONS, QUERIES, TASKS } from "../tables/schema.ts";
 import { cacheEntryFor, detectTestsRule, kitOutcome } from "./cache_keys.ts";
 import { type Bundle, readBundle } from "./read_bundle.ts";
 import { releasedCorpusRow, releasedQueryRows } from "./release_table_rows.ts";
@@ -105,11 +106,11 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
   }
   const runtime = runner.runtime;
 
-  const agreement: Record<string, unknown>[] = [];
-  const disagreements: Record<string, unknown>[] = [];
+  const agreement: RowOf<typeof ORACLE_AGREEMENT>[] = [];
+  const disagreements: RowOf<typeof ORACLE_DISAGREEMENTS>[] = [];
   const kitOutcomes = new Map<string, SuiteResult["outcomes"]>();
-  const executions: Record<string, unknown>[] = [];
-  const times: Record<string, unknown>[] = [];
+  const executions: RowOf<typeof EXECUTIONS>[] = [];
+  const times: RowOf<typeof EXECUTION_TIMES>[] = [];
   const seen = new Set<string>();
   const counts = new Map<string, number>();
   const count = (gate: string, n = 1) => counts.set(gate, (counts.get(gate) ?? 0) + n);
@@ -166,7 +167,7 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
     });
   }
 
-  const notInReleaseRows: Record<string, unknown>[] = [];
+  const notInReleaseRows: RowOf<typeof ORACLE_NOT_IN_RELEASE>[] = [];
   for (const u of unreleased) {
     const r = await u.result!;
     const snippet = bundle.corpus.get(u.corpusId)!;
@@ -208,21 +209,23 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
     if (s.bug_type) count(`bug_type:${s.bug_type}`);
   }
 
-  const bySuiteAndTest = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-    byString(a.code_sha256 as string, b.code_sha256 as string) ||
-    byString(a.tests_sha256 as string, b.tests_sha256 as string) ||
-    (a.test_index as number) - (b.test_index as number);
-  const byQueryCorpus = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-    byString(a.query_id as string, b.query_id as string) ||
-    byString(a.corpus_id as string, b.corpus_id as string) ||
-    ((a.test_index as number) ?? 0) - ((b.test_index as number) ?? 0);
+  type SuiteTest = { code_sha256: string; tests_sha256: string; test_index: number };
+  const bySuiteAndTest = (a: SuiteTest, b: SuiteTest) =>
+    byString(a.code_sha256, b.code_sha256) ||
+    byString(a.tests_sha256, b.tests_sha256) ||
+    a.test_index - b.test_index;
+  type QueryCorpus = { query_id: string; corpus_id: string; test_index?: number };
+  const byQueryCorpus = (a: QueryCorpus, b: QueryCorpus) =>
+    byString(a.query_id, b.query_id) ||
+    byString(a.corpus_id, b.corpus_id) ||
+    (a.test_index ?? 0) - (b.test_index ?? 0);
   executions.sort(bySuiteAndTest);
   times.sort(bySuiteAndTest);
   agreement.sort(byQueryCorpus);
   disagreements.sort(byQueryCorpus);
   notInReleaseRows.sort(byQueryCorpus);
-  queries.sort((a, b) => byString(a.query_id as string, b.query_id as string));
-  corpus.sort((a, b) => byString(a.corpus_id as string, b.corpus_id as string));
+  queries.sort((a, b) => byString(a.query_id, b.query_id));
+  corpus.sort((a, b) => byString(a.corpus_id, b.corpus_id));
   const validation = [...counts.entries()]
     .map(([gate, n]) => ({ gate, source: "release", count: n }))
     .sort((a, b) => byString(a.gate, b.gate));
@@ -232,7 +235,7 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
     executions: await writeTable("executions", executions, EXECUTIONS, { metadata }),
     execution_times: await writeTable("execution_times", times, EXECUTION_TIMES, { metadata }),
     queries: await writeTable("queries", queries, QUERIES, { metadata }),
-    corpus: await writeTable("corpus", corpus, CORPUS, { metadata }),
+    corpus: await writeTable("corpus", corpus, RELEASED_CORPUS, { metadata }),
     validation: await writeTable("validation", validation, VALIDATION, { metadata }),
     oracle_agreement: await writeTable("oracle_agreement", agreement, ORACLE_AGREEMENT, {
       metadata,

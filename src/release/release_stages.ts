@@ -153,7 +153,7 @@ export async function runCompareStage(
     ),
     release_mutations: await writeTable(
       "release_mutations",
-      mutations as unknown as Record<string, unknown>[],
+      mutations,
       RELEASE_MUTATIONS,
       { metadata },
     ),

@@ -2,6 +2,9 @@ import { diffOneEdit } from "../mutate/diff_one_edit.ts";
 import type { TaskRow } from "../sources/task.ts";
 import { codeSha256 } from "./cache_keys.ts";
 import type { Bundle, ReleasedSnippet } from "./bundle_types.ts";
+import type { RowOf } from "../io/arrow_table.ts";
+import type { RELEASED_CORPUS } from "../tables/release.ts";
+import type { QueryRow } from "../tables/schema.ts";
 
 /**
  * The `queries` rows of a release: one per released query the tasks stage
@@ -11,7 +14,7 @@ import type { Bundle, ReleasedSnippet } from "./bundle_types.ts";
 export function releasedQueryRows(
   bundle: Bundle,
   taskOf: ReadonlyMap<string, TaskRow>,
-): Record<string, unknown>[] {
+): QueryRow[] {
   return bundle.queries.flatMap((q) => {
     const task = taskOf.get(q.query_id);
     if (!task) return [];
@@ -38,7 +41,7 @@ export function releasedCorpusRow(
   s: ReleasedSnippet,
   task: TaskRow | undefined,
   timeoutOnly: boolean | null,
-): Record<string, unknown> {
+): RowOf<typeof RELEASED_CORPUS> {
   const edit = task && s.label === "incorrect"
     ? diffOneEdit(task.canonical, s.code, s.bug_type ?? undefined)
     : null;

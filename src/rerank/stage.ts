@@ -1,4 +1,4 @@
-import { readTableRows, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, type RowOf, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { CORPUS, PER_QUERY, QUERIES, type QueryRow, RANKINGS, TASKS } from "../tables/schema.ts";
 import type { PerQueryRow, RankingRow } from "../score/evaluate_query.ts";
@@ -106,8 +106,8 @@ export async function runRerankStage(options: RerankStageOptions): Promise<Reran
 
   const rankings: RankingRow[] = [];
   const perQuery: PerQueryRow[] = [];
-  const cost: Record<string, unknown>[] = [];
-  const times: Record<string, unknown>[] = [];
+  const cost: RowOf<typeof RERANK_COST>[] = [];
+  const times: RowOf<typeof RERANK_TIMES>[] = [];
   try {
     for (const spec of specs) {
       for (const b of spec.bases) {
@@ -186,7 +186,7 @@ export async function runRerankStage(options: RerankStageOptions): Promise<Reran
     rerank_times: await writeTable("rerank_times", times, RERANK_TIMES, { metadata }),
     test_split: await writeTable(
       "test_split",
-      split as unknown as Record<string, unknown>[],
+      split,
       TEST_SPLIT,
       { metadata },
     ),

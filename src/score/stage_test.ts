@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { readTableRows, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, withNulls, writeTable } from "../io/arrow_table.ts";
 import {
   BREAKDOWNS,
   CORPUS,
@@ -67,31 +67,37 @@ const QUERY_ROWS = [
 async function writeFixture(out: string) {
   await writeTable(
     "queries",
-    QUERY_ROWS.map((q) => ({
-      query_id: q.id,
-      task_id: q.id,
-      source: q.source,
-      domain: q.domain,
-      query: `query ${q.id}`,
-      entry_point: "f",
-      tests: [],
-      correct_ids: [`${q.id}#c`],
-      distractor_ids: q.distractors,
-    })),
+    withNulls(
+      QUERIES,
+      QUERY_ROWS.map((q) => ({
+        query_id: q.id,
+        task_id: q.id,
+        source: q.source,
+        domain: q.domain,
+        query: `query ${q.id}`,
+        entry_point: "f",
+        tests: [],
+        correct_ids: [`${q.id}#c`],
+        distractor_ids: q.distractors,
+      })),
+    ),
     QUERIES,
     { parquet: false },
   );
   await writeTable(
     "corpus",
-    POOL.map(([id, task, label, bug]) => ({
-      corpus_id: id,
-      task_id: task,
-      source: "s1",
-      domain: "geometry",
-      label,
-      bug_type: bug,
-      code: `def f(): return "${id}"`,
-    })),
+    withNulls(
+      CORPUS,
+      POOL.map(([id, task, label, bug]) => ({
+        corpus_id: id,
+        task_id: task,
+        source: "s1",
+        domain: "geometry",
+        label,
+        bug_type: bug,
+        code: `def f(): return "${id}"`,
+      })),
+    ),
     CORPUS,
     { parquet: false },
   );
@@ -104,20 +110,20 @@ async function writeFixture(out: string) {
   const meta = (config: string) => ({ config, similarity: "dot", dims: "3", normalized: "false" });
   await writeTable(
     "toy",
-    [
+    withNulls(spec, [
       ...queries,
       ...POOL.map(([id, , , , a, b, c]) => ({
         id,
         role: "document",
         vector: Float32Array.from([a, b, c]),
       })),
-    ],
+    ]),
     spec,
     { path: join(out, "embeddings", "toy.arrow"), metadata: meta("toy"), parquet: false },
   );
   await writeTable(
     "toy2",
-    [
+    withNulls(spec, [
       ...queries,
       ...POOL.map(([id, task]) => ({
         id,
@@ -127,7 +133,7 @@ async function writeFixture(out: string) {
           (q) => (id === `${q}#c` ? 1 : task === q ? 0.5 : 0),
         ),
       })),
-    ],
+    ]),
     spec,
     { path: join(out, "embeddings", "toy2.arrow"), metadata: meta("toy2"), parquet: false },
   );
@@ -283,11 +289,16 @@ Deno.test("stats stage: metrics, McNemar, Holm, breakdowns; deterministic; consi
 Deno.test("score stage: an embedding file with a stray id fails naming the file and id", async () => {
   await withOut(async (out) => {
     const spec = { id: "utf8", role: "utf8", vector: { fixedFloat32: 3 } } as const;
-    await writeTable("bad", [{ id: "zzz", role: "document", vector: new Float32Array(3) }], spec, {
-      path: join(out, "embeddings", "bad.arrow"),
-      metadata: { similarity: "cosine", dims: "3" },
-      parquet: false,
-    });
+    await writeTable(
+      "bad",
+      withNulls(spec, [{ id: "zzz", role: "document", vector: new Float32Array(3) }]),
+      spec,
+      {
+        path: join(out, "embeddings", "bad.arrow"),
+        metadata: { similarity: "cosine", dims: "3" },
+        parquet: false,
+      },
+    );
     await rejects(
       runScoreStage({ configs: ["bad"], quiet: true }),
       (e: Error) => e.message.includes("bad.arrow") && e.message.includes("zzz"),

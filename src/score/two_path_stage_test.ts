@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { writeTable } from "../io/arrow_table.ts";
+import { withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { parquetDir, tablesDir } from "../io/paths.ts";
 import { runScoreStage } from "./stage.ts";
@@ -62,13 +62,18 @@ async function writeFixture(out: string) {
       distractor_ids: bugs.map((_, i) => `t${t}#m${i}`),
     });
   }
-  await writeTable("queries", queries, QUERIES, { parquet: false });
-  await writeTable("corpus", corpus, CORPUS, { parquet: false });
-  await writeTable("near", vectors, { id: "utf8", role: "utf8", vector: { fixedFloat32: DIMS } }, {
-    path: join(out, "embeddings", "near.arrow"),
-    metadata: { config: "near", similarity: "cosine", dims: String(DIMS), normalized: "false" },
-    parquet: false,
-  });
+  await writeTable("queries", withNulls(QUERIES, queries), QUERIES, { parquet: false });
+  await writeTable("corpus", withNulls(CORPUS, corpus), CORPUS, { parquet: false });
+  await writeTable(
+    "near",
+    withNulls({ id: "utf8", role: "utf8", vector: { fixedFloat32: DIMS } }, vectors),
+    { id: "utf8", role: "utf8", vector: { fixedFloat32: DIMS } },
+    {
+      path: join(out, "embeddings", "near.arrow"),
+      metadata: { config: "near", similarity: "cosine", dims: String(DIMS), normalized: "false" },
+      parquet: false,
+    },
+  );
 }
 
 async function tableBytes(): Promise<Record<string, Uint8Array>> {

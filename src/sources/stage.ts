@@ -183,7 +183,7 @@ export async function runTasksStage(options: TasksStageOptions): Promise<TasksSt
   }
   const path = await writeTable(
     "tasks",
-    built.rows as unknown as Record<string, unknown>[],
+    built.rows,
     TASKS,
     {
       metadata: { stage: "tasks", sources: JSON.stringify(built.labels) },

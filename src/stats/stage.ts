@@ -1,4 +1,4 @@
-import { writeTable } from "../io/arrow_table.ts";
+import { type RowOf, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { BREAKDOWNS, METRICS, MODEL_RANKS, PAIRWISE } from "../tables/schema.ts";
@@ -43,9 +43,9 @@ export interface StatsStageResult {
 
 /** Rows of the four statistics tables. */
 export interface StatsTables {
-  metrics: Record<string, unknown>[];
-  pairwise: Record<string, unknown>[];
-  breakdowns: Record<string, unknown>[];
+  metrics: RowOf<typeof METRICS>[];
+  pairwise: RowOf<typeof PAIRWISE>[];
+  breakdowns: RowOf<typeof BREAKDOWNS>[];
   model_ranks: ModelRankRow[];
 }
 
@@ -72,8 +72,8 @@ export function computeStats(
     return { by, names, G: names.length, group: Int32Array.from(labels, (l) => index.get(l)!) };
   });
   const engine = resampler(counts, n, B, groupings, options.engine);
-  const metrics: Record<string, unknown>[] = [];
-  const breakdowns: Record<string, unknown>[] = [];
+  const metrics: RowOf<typeof METRICS>[] = [];
+  const breakdowns: RowOf<typeof BREAKDOWNS>[] = [];
   const overall = new Map<string, { point: Float64Array; samples: Float64Array }>();
   const bar = progress("stats: bootstrap", pq.configs.length, { quiet: options.quiet });
   for (const config of pq.configs) {
@@ -120,17 +120,17 @@ export function computeStats(
   }
   bar.done();
 
-  const pairwise: Record<string, unknown>[] = [];
+  const pairwise: RowOf<typeof PAIRWISE>[] = [];
   const delta = new Float64Array(B);
   pq.series.forEach(({ metric, k }, s) => {
-    const family: Record<string, unknown>[] = [];
+    const family: RowOf<typeof PAIRWISE>[] = [];
     for (let i = 0; i < pq.configs.length; i++) {
       for (let j = i + 1; j < pq.configs.length; j++) {
         const a = pq.configs[i], b = pq.configs[j];
         const A = overall.get(a)!, Bc = overall.get(b)!;
         for (let r = 0; r < B; r++) delta[r] = A.samples[r * S + s] - Bc.samples[r * S + s];
         const [lo, hi] = percentileInterval(delta);
-        const row: Record<string, unknown> = {
+        const row: RowOf<typeof PAIRWISE> = {
           config_a: a,
           config_b: b,
           metric,
@@ -140,6 +140,13 @@ export function computeStats(
           delta: A.point[s] - Bc.point[s],
           ci_low: lo,
           ci_high: hi,
+          // McNemar's counts and p: exec metrics only.
+          a_only: null,
+          b_only: null,
+          both: null,
+          neither: null,
+          p_mcnemar: null,
+          p_holm: null,
         };
         if (MCNEMAR_METRICS.has(metric)) {
           const va = pq.values.get(a)!.subarray(s * n, (s + 1) * n);
@@ -151,7 +158,7 @@ export function computeStats(
       }
     }
     const adjusted = holm_bonferroni(
-      family.map((r) => (r.p_mcnemar as number | undefined) ?? null),
+      family.map((r) => r.p_mcnemar),
     );
     family.forEach((r, i) => {
       if (adjusted[i] !== null) r.p_holm = adjusted[i];
@@ -192,7 +199,7 @@ export async function runStatsStage(options: StatsStageOptions = {}): Promise<St
   const breakdowns = await writeTable("breakdowns", tables.breakdowns, BREAKDOWNS, { metadata });
   await writeTable(
     "model_ranks",
-    tables.model_ranks as unknown as Record<string, unknown>[],
+    tables.model_ranks,
     MODEL_RANKS,
     { metadata: { ...metadata, rank: "1 + configs strictly better; interval rounded outward" } },
   );

@@ -1,4 +1,17 @@
 import { type RowOf, tableSpec } from "../io/arrow_table.ts";
+import { CORPUS } from "./schema.ts";
+
+/**
+ * `corpus` as a release run writes it: the same columns (the same Arrow
+ * schema), but a released snippet of no kept query has no task or domain,
+ * and one the kit did not run has no timeout flag.
+ */
+export const RELEASED_CORPUS = tableSpec({
+  ...CORPUS,
+  task_id: "utf8?",
+  domain: "utf8?",
+  timeout_only: "bool?",
+});
 
 // The tables of a release run: the release-oracle and compare stages' comparisons
 // of the kit with the ExecRetrieval release, and what the reader noticed.
@@ -50,8 +63,8 @@ export const RANKING_DIFFERENCES = tableSpec({
   config: "utf8",
   query_id: "utf8",
   first_differing_rank: "int32",
-  released_corpus_id: "utf8",
-  kit_corpus_id: "utf8",
+  released_corpus_id: "utf8?", // null when that top 10 is shorter
+  kit_corpus_id: "utf8?",
 });
 /** One row of {@link RANKING_DIFFERENCES}. */
 export type RankingDifferenceRow = RowOf<typeof RANKING_DIFFERENCES>;

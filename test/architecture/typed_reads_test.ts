@@ -65,3 +65,43 @@ Deno.test("the scan finds an unchecked read, and skips tests and the reader modu
     "src/stage.ts:2: const rows = await readRows<Row>(p);",
   ]);
 });
+
+/**
+ * Writes are typed the same way: `writeTable` takes `RowOf<typeof SPEC>[]`,
+ * so program code writes whole rows. `withNulls` (rows that leave columns
+ * out) is for tests, fixtures and benchmarks, and no rows are cast to
+ * `Record<string, unknown>[]` on their way to a table.
+ */
+const PARTIAL_WRITE = /\bwithNulls\(|as unknown as Record<string, unknown>\[\]/;
+
+async function partialWrites(root: string, folders: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const folder of folders) {
+    for await (const path of files(root, folder)) {
+      if (path.endsWith("_test.ts") || ALLOWED.has(path) || path.startsWith("src/bench/")) continue;
+      const lines = (await Deno.readTextFile(join(root, path))).split("\n");
+      lines.forEach((line, i) => {
+        if (PARTIAL_WRITE.test(line)) found.push(`${path}:${i + 1}: ${line.trim()}`);
+      });
+    }
+  }
+  return found.sort();
+}
+
+Deno.test("program code writes whole rows: no withNulls, no rows cast to Record<string, unknown>[]", async () => {
+  assertEquals(await partialWrites(ROOT, FOLDERS), []);
+});
+
+Deno.test("the scan finds a partial write, and skips tests and benchmarks", async () => {
+  const root = `${await Deno.makeTempDir()}/`;
+  await Deno.mkdir(`${root}src/bench`, { recursive: true });
+  await Deno.writeTextFile(`${root}src/stage.ts`, "await writeTable(n, withNulls(S, rows), S);\n");
+  await Deno.writeTextFile(
+    `${root}src/stage_test.ts`,
+    "await writeTable(n, withNulls(S, r), S);\n",
+  );
+  await Deno.writeTextFile(`${root}src/bench/b.ts`, "await writeTable(n, withNulls(S, r), S);\n");
+  assertEquals(await partialWrites(root, ["src"]), [
+    "src/stage.ts:1: await writeTable(n, withNulls(S, rows), S);",
+  ]);
+});

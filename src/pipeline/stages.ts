@@ -20,14 +20,10 @@ import { UserError } from "../io/user_error.ts";
 import { QUERIES, REJECTS } from "../tables/schema.ts";
 import { runRerankStage } from "../rerank/stage.ts";
 import { parseRerankConfig } from "../rerank/registry.ts";
-import { RERANK_TABLES } from "../rerank/tables.ts";
 import { runReleaseOracleStage } from "../release/release_oracle.ts";
 import { isReleasePool } from "../release/bundle_source.ts";
-import {
-  COMPARE_TABLES,
-  runCompareStage,
-  writeReleasedEmbeddings,
-} from "../release/release_stages.ts";
+import { runCompareStage, writeReleasedEmbeddings } from "../release/release_stages.ts";
+import { tablesOf } from "../tables/catalog.ts";
 import {
   bundleDigests,
   bundleDirOf,
@@ -125,16 +121,17 @@ async function refuseEmptyBenchmark(): Promise<void> {
   );
 }
 
-const ORACLE_TABLES = ["executions", "execution_times", "queries", "corpus", "validation"];
-const RELEASE_ORACLE_TABLES = ["oracle_agreement", "oracle_disagreements", "oracle_not_in_release"];
-const STATS_TABLES = ["metrics", "pairwise", "breakdowns", "model_ranks"];
+// Each stage's tables come from the one catalog (src/tables/catalog.ts).
+const ORACLE_TABLES = tablesOf("oracle", false);
+const RELEASE_ORACLE_TABLES = tablesOf("oracle", true);
+const COMPARE_TABLES = tablesOf("compare");
 
 /** The stages in pipeline order. */
 export const STAGES: StageDef[] = [
   {
     name: "tasks",
     after: [],
-    tables: ["tasks"],
+    tables: tablesOf("tasks"),
     inputs: async (p) => ({
       settings: {
         sources: p.sources,
@@ -160,7 +157,7 @@ export const STAGES: StageDef[] = [
   {
     name: "mutate",
     after: ["tasks"],
-    tables: ["mutants"],
+    tables: tablesOf("mutate"),
     inputs: (p) =>
       Promise.resolve({
         settings: { seed: p.mutation_seed, extensions: p.mutation_extensions },
@@ -178,7 +175,7 @@ export const STAGES: StageDef[] = [
   {
     name: "oracle",
     after: ["mutate"],
-    tables: [...ORACLE_TABLES, ...RELEASE_ORACLE_TABLES],
+    tables: tablesOf("oracle"),
     inputs: async (p) => ({
       settings: {
         runtime: p.runtime,
@@ -273,7 +270,7 @@ export const STAGES: StageDef[] = [
   {
     name: "score",
     after: ["embed"],
-    tables: ["rankings", "per_query"],
+    tables: tablesOf("score"),
     inputs: async (p) => ({
       settings: { configs: await configsOf(p), ks: p.ks },
       files: [
@@ -296,7 +293,7 @@ export const STAGES: StageDef[] = [
     // Rerankers turn configs into new configs: rows beside rankings and per_query.
     name: "rerank",
     after: ["score"],
-    tables: RERANK_TABLES,
+    tables: tablesOf("rerank"),
     inputs: async (p) => ({
       settings: {
         rerankers: await rerankersOf(p),
@@ -339,7 +336,7 @@ export const STAGES: StageDef[] = [
     // Each stage writes its own rejects_<stage> table; the combined `rejects`
     // is complete once the stages before stats have run, so stats writes it,
     // stamped with those files as inputs like any other output.
-    tables: [...STATS_TABLES, "rejects"],
+    tables: tablesOf("stats"),
     inputs: (p) =>
       Promise.resolve({
         settings: { ks: p.ks, bootstrap: p.bootstrap, seed: p.seed },

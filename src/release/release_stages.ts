@@ -18,15 +18,6 @@ import { type Bundle, readBundle } from "./read_bundle.ts";
 import { RELEASE_FINDINGS } from "../tables/release.ts";
 import { summaryEntryFor, writeReleaseEmbedding } from "./release_embeddings.ts";
 
-/** Tables the compare stage writes. */
-export const COMPARE_TABLES = [
-  "paper_comparison",
-  "ranking_agreement",
-  "ranking_differences",
-  "release_mutations",
-  "release_findings",
-] as const;
-
 /** The embedding file of a released system. */
 export function releasedEmbeddingPath(config: string): string {
   return join(embeddingsDir(), `${config}.arrow`);

@@ -9,6 +9,17 @@
  */
 const outputDir = Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
 
+/**
+ * Every page's tables size their columns to their content and scroll
+ * sideways when wider than the page, instead of cutting text short with an
+ * ellipsis (Inputs.table lays out up to 12 columns "fixed", in equal shares
+ * of the width); prose in a cell (`.wrap`) wraps instead.
+ */
+const TABLE_STYLE = `<style>
+form[class*="-table"] table { table-layout: auto !important; }
+form[class*="-table"] td .wrap { white-space: normal; min-width: 16em; max-width: 32em; }
+</style>`;
+
 export default {
   title: "ExecRetrieval Kit",
   root: "docs",
@@ -34,6 +45,6 @@ export default {
   globalStylesheets: [],
   search: false,
   // An empty icon, so browsers do not request /favicon.ico (a 404 in every test).
-  head: '<link rel="icon" href="data:,">',
+  head: `<link rel="icon" href="data:,">${TABLE_STYLE}`,
   footer: "ExecRetrieval Kit — every number on these pages is read from this run's tables.",
 };

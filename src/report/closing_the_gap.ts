@@ -170,3 +170,62 @@ export function costPoints(
   }
   return points;
 }
+
+/** A label of the cost figure: where its point is, and the height its text is drawn at. */
+export interface PointLabel {
+  x: number;
+  y: number;
+  /** The y the text sits at: `y`, or above the label below it when they would overlap. */
+  labelY: number;
+  text: string;
+}
+
+/**
+ * Labels for points that may share a position (every base config costs 0
+ * oracle seconds, and several may have one exec@1): points at one x (within
+ * 1% of the x range) get one label per distinct y, naming every config
+ * there, and labels closer than `gap` (in y units) are moved up so that
+ * none overlaps the one below it.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(
+ *   dodgeLabels([
+ *     { config: "bm25", x: 0, y: 0.075 },
+ *     { config: "tfidf", x: 0, y: 0.075 },
+ *     { config: "rrf", x: 0, y: 0.08 },
+ *   ], 0.05).map((d) => [d.text, d.labelY]),
+ *   [["bm25, tfidf", 0.075], ["rrf", 0.125]],
+ * );
+ * ```
+ */
+export function dodgeLabels(
+  points: readonly { config: string; x: number; y: number }[],
+  gap: number,
+): PointLabel[] {
+  const xs = points.map((p) => p.x);
+  const near = (Math.max(0, ...xs) - Math.min(0, ...xs)) / 100;
+  const columns: { x: number; points: { config: string; x: number; y: number }[] }[] = [];
+  for (const p of [...points].sort((a, b) => a.x - b.x)) {
+    const column = columns.find((c) => Math.abs(c.x - p.x) <= near);
+    if (column) column.points.push(p);
+    else columns.push({ x: p.x, points: [p] });
+  }
+  const labels: PointLabel[] = [];
+  for (const column of columns) {
+    const byY = new Map<number, { x: number; y: number; names: string[] }>();
+    for (const p of column.points) {
+      const at = byY.get(p.y) ?? { x: p.x, y: p.y, names: [] };
+      at.names.push(p.config);
+      byY.set(p.y, at);
+    }
+    let below = -Infinity;
+    for (const at of [...byY.values()].sort((a, b) => a.y - b.y)) {
+      const labelY = Math.max(at.y, below + gap);
+      labels.push({ x: at.x, y: at.y, labelY, text: at.names.join(", ") });
+      below = labelY;
+    }
+  }
+  return labels;
+}

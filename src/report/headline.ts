@@ -1,3 +1,5 @@
+import { rerankedBases } from "./closing_the_gap.ts";
+
 /** A share with its interval and the count it is taken over. */
 export interface Share {
   value: number | null;
@@ -58,4 +60,32 @@ export function configShares(
         : { value: num(below?.share), low: null, high: null, n: num(below?.queries) },
     };
   });
+}
+
+/**
+ * The best retriever by exec@1: the config with the highest exec@1 that is
+ * not a reranked one (a reranker reorders a retriever's top 10, so how often
+ * the canonical scores below a distractor describes retrievers only); ties
+ * go to the first name. `null` when the run has none.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * strictEqual(
+ *   bestRetriever([
+ *     { config: "bm25", value: 0.1 },
+ *     { config: "bm25+exec", value: 0.3 },
+ *     { config: "tfidf", value: 0.2 },
+ *   ]),
+ *   "tfidf",
+ * );
+ * ```
+ */
+export function bestRetriever(exec1: readonly Row[]): string | null {
+  const retrievers = exec1
+    .filter((r) => rerankedBases(String(r.config)).length === 0 && num(r.value) !== null)
+    .sort((a, b) =>
+      num(b.value)! - num(a.value)! || String(a.config).localeCompare(String(b.config))
+    );
+  return retrievers.length ? String(retrievers[0].config) : null;
 }

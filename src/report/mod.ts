@@ -17,3 +17,4 @@ export * from "./release_audit.ts";
 export * from "./closing_the_gap.ts";
 export * from "./your_models.ts";
 export * from "./page_sql.ts";
+export * from "./margins.ts";

@@ -53,6 +53,7 @@ export const PAGE_QUERIES: Record<string, PageSpec> = {
       Q.SHARES_SQL,
       Q.MISS_SHARE_SQL,
       Q.CANONICAL_BELOW_SQL,
+      { sql: G.EXEC_AT_K_SQL, params: () => Promise.resolve([[1]]) },
       ...RELEASE_OVERVIEW,
     ],
   },

@@ -320,7 +320,8 @@ Deno.test({
     // process Chromium renders pages of a single context (launchChromium).
     const browser = await launchChromium();
     try {
-      const context = await browser.newContext();
+      // 1280 px wide: the pages' tables and charts are checked for cut text at that width.
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       await checkReleaseSite(t, base, context);
       await t.step(
         "the Leaderboard shown the changed metric's tables flags that cell",

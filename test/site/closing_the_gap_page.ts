@@ -23,6 +23,7 @@ import { serveSite } from "../../src/report/static_server.ts";
 import { RERANKERS } from "../pipeline/rerank_run.ts";
 import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
 import { onSite, reusedTabs } from "./pages_ahead.ts";
+import { overlappingLabels, truncatedCells } from "./_layout_checks.ts";
 
 type Row = Record<string, unknown>;
 const WAIT = { timeout: 60_000 };
@@ -64,7 +65,8 @@ export async function checkClosingTheGapPage(out: string): Promise<void> {
     server = serveSite(join(out, "site"), { base: BASE });
     browser = await launchChromium();
     const url = server.url;
-    const page = await reusedTabs(await browser.newContext(), url, {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await reusedTabs(context, url, {
       problem: (path, text) => problems.push(`${path}: ${text}`),
       request: (path, requested) => {
         if (!onSite(requested, url)) {
@@ -178,6 +180,9 @@ export async function checkClosingTheGapPage(out: string): Promise<void> {
       problems.push(`raw ${line.match(RAW_VALUE)![0]} in "${line.slice(0, 200)}"`);
     }
     ok(await page.locator("svg").count() >= 2, "the before → after and cost figures drawn");
+    // At 1280 px: no table text cut short, no label of either figure over another.
+    for (const cut of await truncatedCells(page)) problems.push(`cut short ${cut}`);
+    for (const o of await overlappingLabels(page)) problems.push(`labels overlap ${o}`);
     assertEquals(problems, []);
   } finally {
     await browser?.close();

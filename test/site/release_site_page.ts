@@ -22,6 +22,7 @@ import { sha256Hex } from "../../src/io/hash.ts";
 import { fmt, fmtPct } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
 import { pagesAhead, reusedTabs } from "./pages_ahead.ts";
+import { overlappingLabels, truncatedCells } from "./_layout_checks.ts";
 import { runLoader } from "../../loaders/run_loader.ts";
 
 type Row = Record<string, unknown>;
@@ -53,12 +54,17 @@ export async function alterReleasedExec1(bundle: string, file: string): Promise<
   return Number(changed);
 }
 
-/** Wait for a page's cells to settle, then record any cell error. */
+/**
+ * Wait for a page's cells to settle, then record any cell error, table text
+ * cut short or chart labels over each other (the context is 1280 px wide).
+ */
 async function settle(page: Page, path: string, problems: string[]) {
   await page.waitForFunction("!document.querySelector('observablehq-loading')", null, WAIT);
   for (const e of await page.locator(".observablehq--error").all()) {
     problems.push(`${path}: cell error: ${await e.innerText()}`);
   }
+  for (const cut of await truncatedCells(page)) problems.push(`${path}: cut short ${cut}`);
+  for (const o of await overlappingLabels(page)) problems.push(`${path}: labels overlap ${o}`);
 }
 
 /**

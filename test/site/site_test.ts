@@ -18,6 +18,7 @@ import { fmt, fmtCI, fmtP, fmtPct } from "../../src/report/format.ts";
 import { serveSite } from "../../src/report/static_server.ts";
 import config from "../../observablehq.config.ts";
 import { fixtureSite } from "./_fixture_site.ts";
+import { overlappingLabels, truncatedCells } from "./_layout_checks.ts";
 import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
 import { onSite, pagesAhead, reusedTabs } from "./pages_ahead.ts";
 
@@ -107,7 +108,7 @@ Deno.test({
     // One context for every page: they share its HTTP cache, so DuckDB-wasm's
     // 35 MB and the site's modules are fetched once (the site's ten pages took
     // 31–34 s in a context each, 22 s in one).
-    const context = await browser.newContext();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const problems: string[] = [];
     const requests: string[] = [];
     /** Per page: the data files (`_file/…`) it loaded, and whether the raw-value check ran. */
@@ -141,6 +142,9 @@ Deno.test({
       for (const line of await rawValueLines(page)) {
         problems.push(`${path}: raw ${line.match(RAW_VALUE)![0]} in "${line.slice(0, 200)}"`);
       }
+      // At 1280 px no header or cell text is cut short, and no chart label covers another.
+      for (const cut of await truncatedCells(page)) problems.push(`${path}: cut short ${cut}`);
+      for (const o of await overlappingLabels(page)) problems.push(`${path}: labels overlap ${o}`);
       // Framework writes page links relative, so they stay under the base wherever it is.
       const hrefs = await page.evaluate(
         `[...document.querySelectorAll("a[href]")].map((a) => a.href)`,
@@ -190,6 +194,8 @@ Deno.test({
           metrics.find((m) => m.config === best.config && m.metric === metric)!.value as number;
         assertEquals(await card("own-share").innerText(), fmtPct(agg("miss_own_distractor")));
         assertEquals(await card("below-share").innerText(), fmtPct(agg("below_distractor")));
+        // The fixture has no reranked configs: the best retriever is the best config.
+        assertEquals(await page.locator("[data-testid=below-retriever]").innerText(), best.config);
         assertEquals(
           await page.locator("[data-testid=manifest-sha]").innerText(),
           sha256Hex(manifestBytes),

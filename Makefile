@@ -11,7 +11,7 @@ FLAGS ?=
 RUN := $(DENO) run --allow-all --unstable-worker-options --cached-only src/cli/main.ts
 export ONNXRUNTIME_NODE_INSTALL_CUDA := skip
 
-.PHONY: deps test check unit reproduce site preview sql bench bench-growth clean site-shots install
+.PHONY: deps test check unit reproduce site preview sql bench bench-growth clean site-shots install check-run
 
 $(LOCAL_DENO):
 	@if [ -z "$(SYSTEM_DENO)" ]; then \
@@ -64,8 +64,15 @@ reproduce: deps
 
 # The site's data loaders make any missing table current through the same
 # stages and cache as `reproduce`, so `make site` alone also works.
+# RUNS="release=out-release regenerated=out" builds one site of several runs
+# (scripts/site_runs.ts), each run's pages under /<name>/.
+RUNS ?=
 site: deps
-	$(DENO) run --allow-all --cached-only scripts/build_site.ts
+	$(DENO) run --allow-all --cached-only scripts/build_site.ts $(foreach r,$(RUNS),--run $(r))
+
+# `execret check` on the run in EXECRET_OUT (default out/).
+check-run: deps
+	$(RUN) check
 
 preview: deps
 	$(DENO) run --allow-all --cached-only scripts/build_site.ts --preview

@@ -13,10 +13,12 @@ const outputDir = Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
  * Every page's tables size their columns to their content and scroll
  * sideways when wider than the page, instead of cutting text short with an
  * ellipsis (Inputs.table lays out up to 12 columns "fixed", in equal shares
- * of the width); prose in a cell (`.wrap`) wraps instead.
+ * of the width); prose in a cell (`.wrap`) wraps instead. A figure wider
+ * than the page (on a phone: src/report/chart_width.ts) scrolls sideways too.
  */
 const TABLE_STYLE = `<style>
 form[class*="-table"] table { table-layout: auto !important; }
+.chart, .observablehq:has(> svg), .observablehq:has(> figure) { overflow-x: auto; }
 form[class*="-table"] td .wrap { white-space: normal; min-width: 16em; max-width: 32em; }
 </style>`;
 

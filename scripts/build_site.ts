@@ -23,6 +23,8 @@
  * `interpreters` in observablehq.config.ts).
  *
  * Usage: deno run -A scripts/build_site.ts [--root docs] [--config observablehq.config.ts] [--preview]
+ *        deno run -A scripts/build_site.ts --run release=out-release --run regenerated=out
+ * (with `--run`, one site of every run named: scripts/site_runs.ts)
  * (`--root` must match the config's `root`; it names the cache to fill.)
  * Environment: EXECRET_OUT (tables to show), EXECRET_SITE_OUT (output folder, default out/site),
  * EXECRET_SITE_READ_ONLY=1 (show the tables as they are; by default a loader
@@ -34,6 +36,7 @@ import { pinnedVersion } from "../src/io/pinned_version.ts";
 import { withBuildLock } from "./build_lock.ts";
 import { fillFrameworkCache } from "./fill_framework_cache.ts";
 import { loaderFiles } from "./prefill_loaders.ts";
+import { parseRun, type SiteRun, stageOf, stageRuns } from "./site_runs.ts";
 
 const PREFILL = new URL("./prefill_loaders.ts", import.meta.url).pathname;
 
@@ -161,6 +164,29 @@ async function buildUnlocked(
 }
 
 /**
+ * One site of several runs (scripts/site_runs.ts): stage their pages and
+ * data beside the output, then build the staged root as {@link buildSite}
+ * does. Resolves to Framework's exit code and, when quiet, the output.
+ */
+export async function buildRunsSite(
+  runs: readonly SiteRun[],
+  options: BuildOptions = {},
+): Promise<{ code: number; output: string }> {
+  const output = options.env?.EXECRET_SITE_OUT ?? Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
+  const stage = stageOf(output);
+  const staged = await stageRuns({
+    root: options.root,
+    stage,
+    output,
+    runs,
+    env: options.env,
+    quiet: options.quiet,
+  });
+  const built = await buildSite({ ...options, root: stage, config: staged.config });
+  return { code: built.code, output: staged.output + built.output };
+}
+
+/**
  * `make preview`: Framework's live preview server over the same filled cache
  * (preview needs plain -A: with the network denied it stops on a permission
  * check), after dropping stale loader outputs.
@@ -185,11 +211,18 @@ export async function preview(root = "docs", config = "observablehq.config.ts"):
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
-    options: { root: { type: "string" }, config: { type: "string" }, preview: { type: "boolean" } },
+    options: {
+      root: { type: "string" },
+      config: { type: "string" },
+      preview: { type: "boolean" },
+      run: { type: "string", multiple: true },
+    },
   });
   if (values.preview) {
     Deno.exit(await preview(values.root, values.config));
   }
-  const { code } = await buildSite({ root: values.root, config: values.config });
+  const { code } = values.run?.length
+    ? await buildRunsSite(values.run.map(parseRun), { root: values.root })
+    : await buildSite({ root: values.root, config: values.config });
   Deno.exit(code);
 }

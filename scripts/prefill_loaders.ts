@@ -13,7 +13,7 @@
  * while it is newer than the loader file, and scripts/build_site.ts clears
  * these outputs before every build, so none outlives the build it was made for.
  *
- * Usage: deno run -A scripts/prefill_loaders.ts [--root docs]
+ * Usage: deno run -A scripts/prefill_loaders.ts [--root docs] [--into DIR]
  * (run with the environment the loaders would get: EXECRET_OUT, …).
  */
 import { join, relative } from "node:path";
@@ -44,10 +44,13 @@ export function cachePathOf(root: string, loader: string): string {
 
 /**
  * Run each loader under `root` in this process and write its output to
- * Framework's cache; resolves to the loaders prefilled and those that failed.
+ * Framework's cache, or with `into` as a plain file there (`<into>/<name>.<ext>`:
+ * a site of several runs gets each run's data as static files, see
+ * scripts/site_runs.ts); resolves to the loaders prefilled and those that failed.
  */
 export async function prefillLoaders(
   root: string,
+  into?: string,
 ): Promise<{ filled: string[]; failed: string[] }> {
   const filled: string[] = [], failed: string[] = [];
   for (const loader of loaderFiles(root)) {
@@ -68,13 +71,21 @@ export async function prefillLoaders(
       bytes.set(c, at);
       at += c.length;
     }
-    await atomicWrite(cachePathOf(root, loader), bytes);
+    const path = into
+      ? join(into, relative(join(root, "data"), loader).replace(/\.ts$/, ""))
+      : cachePathOf(root, loader);
+    await atomicWrite(path, bytes);
     filled.push(loader);
   }
   return { filled, failed };
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ args: Deno.args, options: { root: { type: "string" } } });
-  await prefillLoaders(values.root ?? "docs");
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { root: { type: "string" }, into: { type: "string" } },
+  });
+  const { failed } = await prefillLoaders(values.root ?? "docs", values.into);
+  // Into a folder, no Framework runs a failed loader again to report it: fail here.
+  if (values.into && failed.length) Deno.exit(1);
 }

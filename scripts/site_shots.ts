@@ -1,7 +1,9 @@
 /**
  * Screenshot every page of the built site (`make site` first) into
- * out/site-shots/<page>.png, so a person can look at a run's report without
- * serving it: `make site-shots`.
+ * out/site-shots/<page>.png at 1280 px and <page>@390.png at a phone's 390 px,
+ * so a person can look at a run's report, and at how it reads on a phone,
+ * without serving it: `make site-shots`. A site of several runs (`make site
+ * RUNS=…`) is shot page by page of every run.
  *
  * Serves out/site (or EXECRET_SITE_OUT) on loopback and drives Debian's
  * Chromium; a page counts as drawn when the network is idle and its content
@@ -15,16 +17,48 @@ import type { Page } from "playwright-core";
 import { launchChromium } from "../src/report/browser.ts";
 import { serveSite } from "../src/report/static_server.ts";
 import { outDir } from "../src/io/paths.ts";
+import { stageOf } from "./site_runs.ts";
 
-/** Page paths of the site, in sidebar order. */
-export function sitePages(): { name: string; path: string }[] {
+/** The widths shot: a desktop's, and a phone's (390 px, an iPhone's CSS width). */
+export const SHOT_WIDTHS = [1280, 390] as const;
+
+/** A page of the site: its sidebar name and path. */
+export interface SitePage {
+  name: string;
+  path: string;
+}
+
+/**
+ * Page paths of the site built in `siteDir`, in sidebar order: those of the
+ * staged config a site of several runs was built from, else the config's.
+ */
+export async function sitePages(siteDir?: string): Promise<SitePage[]> {
+  if (siteDir) {
+    const staged = join(stageOf(siteDir), "observablehq.config.js");
+    try {
+      Deno.statSync(staged);
+    } catch {
+      return config.pages;
+    }
+    const { default: c } = await import(`file://${staged}`);
+    const out: SitePage[] = [];
+    const walk = (pages: { name: string; path?: string; pages?: unknown[] }[]) => {
+      for (const p of pages) {
+        if (p.path) out.push({ name: p.name, path: p.path });
+        if (p.pages) walk(p.pages as { name: string }[]);
+      }
+    };
+    walk(c.pages);
+    return out;
+  }
   return config.pages;
 }
 
-/** File name of a page's screenshot: "/" → "overview.png". */
-export function shotName(page: { name: string; path: string }): string {
-  const slug = page.path === "/" ? "overview" : page.path.replace(/^\//, "").replaceAll("/", "_");
-  return `${slug}.png`;
+/** File name of a page's screenshot: "/" → "overview.png", at 390 px "overview@390.png". */
+export function shotName(page: SitePage, width = 1280): string {
+  const path = page.path.replace(/^\/|\/$/g, "");
+  const slug = path === "" ? "overview" : path.replaceAll("/", "_");
+  return width === 1280 ? `${slug}.png` : `${slug}@${width}.png`;
 }
 
 /** Wait until the page's main content is unchanged for 2 s (at most 90 s); false on timeout. */
@@ -54,16 +88,20 @@ export async function siteShots(siteDir: string, shotsDir: string): Promise<stri
   const browser = await launchChromium();
   const written: string[] = [];
   try {
+    // One context per width would end Chromium in one process (launchChromium): resize instead.
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    for (const p of sitePages()) {
-      await page.goto(server.url + p.path);
-      if (!(await settle(page))) {
-        console.error(`${p.name}: still changing after 90 s; captured as is`);
+    for (const width of SHOT_WIDTHS) {
+      await page.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
+      for (const p of await sitePages(siteDir)) {
+        await page.goto(server.url + p.path);
+        if (!(await settle(page))) {
+          console.error(`${p.name}: still changing after 90 s; captured as is`);
+        }
+        const path = join(shotsDir, shotName(p, width));
+        await page.screenshot({ path, fullPage: true });
+        written.push(path);
+        console.log(`${p.name} at ${width} px: ${path}`);
       }
-      const path = join(shotsDir, shotName(p));
-      await page.screenshot({ path, fullPage: true });
-      written.push(path);
-      console.log(`${p.name}: ${path}`);
     }
   } finally {
     await browser.close();

@@ -18,3 +18,4 @@ export * from "./closing_the_gap.ts";
 export * from "./your_models.ts";
 export * from "./page_sql.ts";
 export * from "./margins.ts";
+export * from "./chart_width.ts";

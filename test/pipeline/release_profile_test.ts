@@ -10,7 +10,9 @@
  * outcome or released metric in a copy is flagged, and nothing else is; the
  * Leaderboard shown the changed metric's run's tables flags that cell too
  * (on the base run's built site, in the site test's browser:
- * checkFlaggedCell). Each run is made once
+ * checkFlaggedCell). The base run and a regenerated benchmark make one site
+ * of both runs, checked page by page at 20 Mbit/s (test/site/runs_site.ts).
+ * Each run is made once
  * for every check that reads it.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -25,6 +27,7 @@ import {
   checkFlaggedCell,
   checkReleaseSite,
 } from "../site/release_site_page.ts";
+import { checkRunsSite } from "../site/runs_site.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = join(ROOT, "src/cli/main.ts");
@@ -334,6 +337,16 @@ Deno.test({
       await browser.close();
       await edited;
     }
+  },
+});
+
+Deno.test({
+  name: "one site of both runs: every page of each loads its data within its budget at 20 Mbit/s",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await runBase();
+    await checkRunsSite(base, await Deno.makeTempDir({ dir: tmp, prefix: "runs-site-" }));
   },
 });
 

@@ -31,6 +31,10 @@ export interface PageFigures {
   firstNumberMs: number | null;
   /** Responses with status ≥ 400. */
   failed: string[];
+  /** Data files (`_file/…`) served for it. */
+  dataFiles: number;
+  /** Cell errors, page errors and console errors, one line each. */
+  problems: string[];
 }
 
 /**
@@ -70,6 +74,11 @@ export async function measurePages(
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
+    let problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console error: ${m.text()}`);
+    });
     const settled = async () => {
       await page.waitForFunction("!document.querySelector('observablehq-loading')", null, {
         timeout: 120_000,
@@ -77,7 +86,10 @@ export async function measurePages(
       await page.waitForLoadState("networkidle", { timeout: 120_000 });
     };
     // Everything served from `from` on, in figures.
-    const tally = (name: string, from: number, firstNumberMs: number | null) => {
+    const tally = async (name: string, from: number, firstNumberMs: number | null) => {
+      for (const e of await page.locator(".observablehq--error").all()) {
+        problems.push(`cell error: ${await e.innerText()}`);
+      }
       const entries = log.slice(from);
       const sum = (f: (e: ServedEntry) => boolean) =>
         entries.filter(f).reduce((n, e) => n + e.bytes, 0);
@@ -87,10 +99,14 @@ export async function measurePages(
         engineBytes: sum((e) => isEngine(e.path)),
         firstNumberMs,
         failed: entries.filter((e) => e.status >= 400).map((e) => `${e.status} ${e.path}`),
+        dataFiles: entries.filter((e) => e.path.includes("/_file/")).length,
+        problems,
       });
+      problems = [];
     };
     for (const path of paths) {
       const from = log.length;
+      problems = [];
       await page.goto(server.url + path);
       let firstNumberMs: number | null = null;
       try {
@@ -103,12 +119,12 @@ export async function measurePages(
         firstNumberMs = null; // reported as "none"; the caller's check fails
       }
       await settled();
-      tally(path, from, firstNumberMs);
+      await tally(path, from, firstNumberMs);
       if (after) {
         const more = log.length;
         if (await after(page, path)) {
           await settled();
-          tally(`${path} (after)`, more, null);
+          await tally(`${path} (after)`, more, null);
         }
       }
     }
@@ -132,4 +148,38 @@ export function figuresTable(run: string, figures: readonly PageFigures[]): stri
     );
   }
   return lines.join("\n");
+}
+
+/** A megabyte, as the budget counts (10^6 bytes). */
+export const MB = 1e6;
+/** Bytes a page may fetch besides the engine: the SQL console's, before its first query. */
+const BUDGET: Record<string, number> = { "/sql": 5 * MB };
+const DEFAULT_BUDGET = 2 * MB;
+const FIRST_NUMBER_MS = 3000;
+
+/**
+ * What breaks the budget, one line each: no page other than the SQL console
+ * fetches more than 2 MB besides the DuckDB-wasm engine (the console 5 MB
+ * before its first query), and every page shows its first number from data
+ * within 3 s, loads a data file, fails no request and logs no error.
+ */
+export function overBudget(figures: readonly PageFigures[]): string[] {
+  const problems: string[] = [];
+  for (const f of figures) {
+    if (f.page.endsWith("(after)")) continue; // reported, not budgeted
+    const budget = BUDGET[f.page] ?? DEFAULT_BUDGET;
+    if (f.bytes > budget) {
+      problems.push(
+        `${f.page}: ${fmtBytes(f.bytes)} besides the engine (budget ${fmtBytes(budget)})`,
+      );
+    }
+    if (f.firstNumberMs == null) problems.push(`${f.page}: no number drawn from data`);
+    else if (f.firstNumberMs > FIRST_NUMBER_MS) {
+      problems.push(`${f.page}: first number after ${f.firstNumberMs.toFixed(0)} ms`);
+    }
+    for (const failed of f.failed) problems.push(`${f.page}: ${failed}`);
+    for (const p of f.problems) problems.push(`${f.page}: ${p}`);
+    if (f.dataFiles === 0) problems.push(`${f.page}: loaded no data file`);
+  }
+  return problems;
 }

@@ -1,0 +1,79 @@
+/**
+ * The site of two runs as GitHub Pages publishes it (scripts/site_runs.ts):
+ * the release run and a regenerated benchmark in one site, served on loopback
+ * under /execret-kit/ through a ~20 Mbit/s link. Every page of both runs and
+ * the landing and SQL pages load their data with no failed request and no
+ * error, each run's page says which run it shows, every page keeps the
+ * download budget (_page_budget.ts), and the SQL console queries both runs'
+ * schemas. The per-page figures are printed, run by run.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { readRows } from "../../src/io/arrow_table.ts";
+import { buildRunsSite } from "../../scripts/build_site.ts";
+import { sitePaths, type SiteRun } from "../../scripts/site_runs.ts";
+import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
+import { figuresTable, measurePages, overBudget } from "./_page_budget.ts";
+
+const BASE = "/execret-kit/";
+
+/** Build and check the site of the release run in `release` and a fixture run made under `tmp`. */
+export async function checkRunsSite(release: string, tmp: string): Promise<void> {
+  const regenerated = join(tmp, "regenerated");
+  await makeFixtureRunInProcess(regenerated);
+  const runs: SiteRun[] = [
+    { name: "release", out: release },
+    { name: "regenerated", out: regenerated },
+  ];
+  const site = join(tmp, "runs-site");
+  const built = await buildRunsSite(runs, {
+    quiet: true,
+    env: { EXECRET_SITE_OUT: site, EXECRET_SITE_READ_ONLY: "1" },
+  });
+  assertEquals(built.code, 0, built.output.slice(-3000));
+
+  const banners = new Map<string, string>();
+  const sqlRows: string[][] = [];
+  const figures = await measurePages(site, BASE, sitePaths(runs), async (page, path) => {
+    const run = runs.find((r) => path.startsWith(`/${r.name}/`));
+    if (run) {
+      banners.set(
+        path,
+        await page.locator("[data-testid=run-banner]").getAttribute("data-run") ?? "",
+      );
+    }
+    if (path !== "/sql") return false;
+    // One query over both runs' schemas: DuckDB-wasm and every table load now.
+    await page.locator("textarea").fill(
+      "SELECT (SELECT count(*) FROM release.metrics) AS a, (SELECT count(*) FROM regenerated.metrics) AS b, (SELECT count(*) FROM metrics) AS plain",
+    );
+    await page.locator("form button[type=submit]").click();
+    await page.locator("[data-testid=sql-count]").waitFor({ timeout: 120_000 });
+    sqlRows.push(
+      ...await page.locator("[data-testid=sql-result] table tbody tr").evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll("td")].slice(1).map((td) => td.textContent!.trim()))
+      ),
+    );
+    return true;
+  });
+  const byRun = (name: string) => figures.filter((f) => f.page.startsWith(`/${name}/`));
+  console.log(
+    `\n${figuresTable("release", byRun("release"))}\n${
+      figuresTable("regenerated", byRun("regenerated")).split("\n").slice(2).join("\n")
+    }\n${
+      figuresTable(
+        "both",
+        figures.filter((f) => !runs.some((r) => f.page.startsWith(`/${r.name}/`))),
+      ).split("\n").slice(2).join("\n")
+    }\n`,
+  );
+  // Each run's pages say which run they show.
+  for (const [path, run] of banners) ok(path.startsWith(`/${run}/`), `${path} names run ${run}`);
+  assertEquals(banners.size, byRun("release").length + byRun("regenerated").length);
+  // The console read each run's own tables, and the first run's under plain names.
+  const count = async (out: string) =>
+    (await readRows(join(out, "tables", "metrics.arrow"))).length;
+  const [a, b] = [await count(release), await count(regenerated)];
+  assertEquals(sqlRows, [[String(a), String(b), String(a)]]);
+  assertEquals(overBudget(figures), []);
+}

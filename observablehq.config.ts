@@ -20,6 +20,7 @@ const TABLE_STYLE = `<style>
 form[class*="-table"] table { table-layout: auto !important; }
 .chart, .observablehq:has(> svg), .observablehq:has(> figure) { overflow-x: auto; }
 form[class*="-table"] td .wrap { white-space: normal; min-width: 16em; max-width: 32em; }
+.figure-files { font-size: 12px; color: var(--theme-foreground-muted); margin-top: 0.25rem; }
 </style>`;
 
 export default {

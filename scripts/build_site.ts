@@ -37,6 +37,8 @@ import { withBuildLock } from "./build_lock.ts";
 import { fillFrameworkCache } from "./fill_framework_cache.ts";
 import { loaderFiles } from "./prefill_loaders.ts";
 import { parseRun, type SiteRun, stageOf, stageRuns } from "./site_runs.ts";
+import { writeFigures } from "./write_figures.ts";
+import { outDir } from "../src/io/paths.ts";
 
 const PREFILL = new URL("./prefill_loaders.ts", import.meta.url).pathname;
 
@@ -157,10 +159,25 @@ async function buildUnlocked(
     stderr: options.quiet ? "piped" : "inherit",
     env,
   });
-  if (!options.quiet) return { code: (await command.spawn().status).code, output: "" };
-  const { code, stdout, stderr } = await command.output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code, output: prefillOutput + decode(stdout) + decode(stderr) };
+  let code: number, output = "";
+  if (!options.quiet) code = (await command.spawn().status).code;
+  else {
+    const done = await command.output();
+    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+    code = done.code;
+    output = prefillOutput + decode(done.stdout) + decode(done.stderr);
+  }
+  // One run's site (its loaders' outputs are in Framework's cache): its figures as files, in
+  // the run's out/figures and beside its pages. A site of several runs writes each run's.
+  if (code === 0 && loaderFiles(root).length > 0) {
+    const site = env.EXECRET_SITE_OUT ?? Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
+    const out = env.EXECRET_OUT ?? outDir();
+    await writeFigures(join(root, ".observablehq", "cache", "data"), [
+      join(out, "figures"),
+      join(site, "figures"),
+    ]);
+  }
+  return { code, output };
 }
 
 /**
@@ -183,6 +200,14 @@ export async function buildRunsSite(
     quiet: options.quiet,
   });
   const built = await buildSite({ ...options, root: stage, config: staged.config });
+  if (built.code === 0) {
+    for (const run of runs) {
+      await writeFigures(join(stage, run.name, "data"), [
+        join(run.out, "figures"),
+        join(output, run.name, "figures"),
+      ]);
+    }
+  }
   return { code: built.code, output: staged.output + built.output };
 }
 

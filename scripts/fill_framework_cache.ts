@@ -60,7 +60,9 @@ export const BUNDLES: Bundle[] = [
   // @observablehq/inputs imports these two (Framework adds them as implicit dependencies).
   { name: "htl" },
   { name: "isoformat" },
-  { name: "@observablehq/plot" },
+  // Every figure is a Vega-Lite spec drawn by Vega (docs/components/vega_figure.js).
+  { name: "vega" },
+  { name: "vega-lite" },
 ];
 
 /** Folder of an installed package (Deno's node_modules/.deno layout, or plain). */

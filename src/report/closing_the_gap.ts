@@ -229,3 +229,24 @@ export function dodgeLabels(
   }
   return labels;
 }
+
+/** The cost figure's points, each marked reranked or not. */
+export function costPointsOf(
+  before: readonly BeforeAfter[],
+  cost: readonly Record<string, unknown>[],
+) {
+  return costPoints(before, cost as never).map((p) => ({
+    ...p,
+    reranked: rerankedBases(p.config).length > 0,
+  }));
+}
+
+/** The cost figure's labels (see closing_the_gap.ts `dodgeLabels`). */
+export function labelsOf(
+  points: readonly { config: string; oracle_seconds: number; exec1: number }[],
+) {
+  return dodgeLabels(
+    points.map((d) => ({ config: d.config, x: d.oracle_seconds, y: d.exec1 })),
+    0.05,
+  );
+}

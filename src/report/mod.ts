@@ -19,3 +19,4 @@ export * from "./your_models.ts";
 export * from "./page_sql.ts";
 export * from "./margins.ts";
 export * from "./chart_width.ts";
+export * from "./figures/mod.ts";

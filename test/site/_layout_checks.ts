@@ -44,6 +44,8 @@ export async function overlappingLabels(page: Page, scope = "main"): Promise<str
         // A rotated label's upright box overlaps its neighbour's whenever they are close,
         // though the glyphs do not: only upright labels are compared.
         .filter((el) => !/rotate/.test(el.closest("[transform*=rotate]")?.getAttribute("transform") ?? ""))
+        // Labels a chart hid (Vega hides overlapping tick labels with opacity 0) are not drawn.
+        .filter((el) => getComputedStyle(el).opacity !== "0" && el.getAttribute("opacity") !== "0")
         .map((el) => ({ el, box: el.getBoundingClientRect() }))
         .filter((d) => d.box.width > 0 && d.box.height > 0);
       for (let i = 0; i < labels.length; i++) {

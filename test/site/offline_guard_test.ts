@@ -5,7 +5,7 @@
  * guard refused and the package it was for, so a build broken for any other
  * reason does not pass. That a site without such an import builds offline
  * under the same guard is the site test's (test/site/site_test.ts builds the
- * real pages, with Plot, Inputs and DuckDB, and requires success); a second
+ * real pages, with Vega, Inputs and DuckDB, and requires success); a second
  * build here to show it cost ~5 CPU-s.
  */
 import { notStrictEqual, ok } from "node:assert/strict";

@@ -260,12 +260,11 @@ Deno.test({
         await noCellErrors(page, "/benchmark");
       });
 
-      await t.step("functional gap draws its four figures", async () => {
+      await t.step("functional gap draws its five figures", async () => {
         const page = await open("/gap");
         await page.locator("[data-testid=miss-causes] svg").first().waitFor(WAIT);
-        // Four Plot figures (ranks, margins, fool rate, misses), each drawn.
-        ok(await page.locator("main svg[class^=plot]").count() >= 4, "Plot figures");
-        assertEquals(await page.locator("main .chart:has(svg)").count(), 4);
+        // Five Vega figures (ranks, margins, histogram, fool rate, misses), each drawn.
+        assertEquals(await page.locator("main .vega-figure svg.marks").count(), 5);
         const causes = await tableRows(page, "[data-testid=misses]");
         const missCount = rankings.filter((r) =>
           r.rank === 1 && !(r.label === "correct" && r.own_task)
@@ -311,7 +310,9 @@ Deno.test({
             assertEquals(row[2], `${r.rank_ci_low}–${r.rank_ci_high} of ${r.n_configs}`);
           }
           // A mark per config in the interval chart.
-          const marks = await page.locator("[data-testid=rank-intervals] svg circle").count();
+          const marks = await page.locator(
+            "[data-testid=rank-intervals] svg [aria-roledescription=point]",
+          ).count();
           assertEquals(marks, ranks.length);
           // Separable from: exactly the pairs whose Holm-adjusted p is below 0.05.
           const versus = await page.locator("[data-testid=versus]").innerText(WAIT);

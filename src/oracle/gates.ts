@@ -1,3 +1,11 @@
+/**
+ * The oracle's gates, decided from the suites' outcomes alone: which tasks
+ * are kept (their canonical passed every test the same way twice), which
+ * candidates become distractors, and the `queries`, `corpus` and
+ * `validation` rows and rejects that say so.
+ *
+ * @module
+ */
 import { sha256Hex } from "../io/hash.ts";
 import type { Reject } from "../tables/rejects.ts";
 import type { RowOf } from "../io/arrow_table.ts";

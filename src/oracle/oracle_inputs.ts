@@ -1,3 +1,9 @@
+/**
+ * The oracle's inputs: the tasks and mutants tables, checked, mutants grouped
+ * by task in seeded order.
+ *
+ * @module
+ */
 import { readTableRows } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import type { Reject } from "../tables/rejects.ts";

@@ -1,3 +1,10 @@
+/**
+ * What the oracle runs: each task's canonical twice, then its candidates in
+ * seeded order until it has its distractors; and the `executions` rows of
+ * what ran.
+ *
+ * @module
+ */
 import type { RowOf } from "../io/arrow_table.ts";
 import type { EXECUTION_TIMES, EXECUTIONS, MutantRow, TaskRow } from "../tables/schema.ts";
 import type { SuiteResult, SuiteRunner } from "./run_suites.ts";

@@ -34,14 +34,18 @@ SELECT config, metric, k, value, ci_low, ci_high, n FROM metrics
 WHERE config LIKE 'paper-%' AND metric IN ('exec', 'miss_own_distractor', 'below_distractor')`;
 
 /** Per released snippet: does the kit's sandbox agree with the release's cache? */
-export const ORACLE_AGREEMENT_SQL = `SELECT * FROM oracle_agreement ORDER BY query_id, corpus_id`;
+export const ORACLE_AGREEMENT_SQL = `
+SELECT label, agree, tests, tests_agreeing, released_pass
+FROM oracle_agreement ORDER BY query_id, corpus_id`;
 
 /** Every test whose outcome the kit and the release disagree on. */
 export const ORACLE_DISAGREEMENTS_SQL = `
 SELECT * FROM oracle_disagreements ORDER BY query_id, corpus_id, test_index`;
 
 /** The kit's mutation engine against each released distractor. */
-export const RELEASE_MUTATIONS_SQL = `SELECT * FROM release_mutations ORDER BY task_id, corpus_id`;
+export const RELEASE_MUTATIONS_SQL = `
+SELECT released_bug_type, reproduced, same_bug_type
+FROM release_mutations ORDER BY task_id, corpus_id`;
 
 /** How many released pairwise numbers the run has (0 outside a release run). */
 export const RELEASE_PAIRWISE_COUNT_SQL = `

@@ -283,6 +283,18 @@ Deno.test({
           assertEquals(row[7], fmtP(p.p_mcnemar as number));
           ok(row[8].startsWith(fmtP(p.p_holm as number)), `${row[8]} vs ${p.p_holm}`);
         }
+        // Another k is not in the build-time data: its rows come from DuckDB-wasm, loaded now.
+        await page.locator("form select").nth(1).selectOption({ label: "3" });
+        await page.locator('[data-testid=pair-matrix] text:text-is("Δ exec@3 (row − column)")')
+          .waitFor(WAIT);
+        await page.waitForFunction("!document.querySelector('observablehq-loading')", null, WAIT);
+        const at3 = pairwise.filter((p) => p.metric === "exec" && p.k === 3);
+        const rows3 = await tableRows(page, "[data-testid=pairwise]");
+        assertEquals(rows3.length, at3.length);
+        for (const row of rows3) {
+          const p = at3.find((e) => e.config_a === row[0] && e.config_b === row[1])!;
+          assertEquals(row[7], fmtP(p.p_mcnemar as number));
+        }
         await noCellErrors(page, "/significance");
       });
 

@@ -68,8 +68,8 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   { name: "warm-profile", paths: ["test/pipeline/warm_profile_test.ts"] },
   // A user's model on a loopback server: release and default runs, errors. ~55 s wall.
   { name: "your-model", paths: ["test/pipeline/your_model_test.ts"] },
-  // The README's shard example through the installed execret command. ~40 s wall.
-  { name: "readme-shards", paths: ["test/docs/readme_shards_test.ts"] },
+  // REFERENCE.md's shard example through the installed execret command. ~40 s wall.
+  { name: "shards-example", paths: ["test/docs/shards_example_test.ts"] },
   // The whole pipeline on generated tasks. 32 / 20.
   { name: "growth", paths: ["src/bench/growth_test.ts"] },
   // The tampering corpus on each runtime, in the pool and through exec

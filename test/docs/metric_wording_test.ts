@@ -10,7 +10,7 @@ import { evaluateQuery, poolContext } from "../../src/score/evaluate_query.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
-/** docs/*.md and README.md, by path relative to the repository. */
+/** docs/*.md, README.md and REFERENCE.md, by path relative to the repository. */
 function pages(): Map<string, string> {
   const found = new Map<string, string>();
   for (const e of Deno.readDirSync(new URL("docs/", ROOT))) {
@@ -18,7 +18,9 @@ function pages(): Map<string, string> {
       found.set(`docs/${e.name}`, Deno.readTextFileSync(new URL(`docs/${e.name}`, ROOT)));
     }
   }
-  found.set("README.md", Deno.readTextFileSync(new URL("README.md", ROOT)));
+  for (const page of ["README.md", "REFERENCE.md"]) {
+    found.set(page, Deno.readTextFileSync(new URL(page, ROOT)));
+  }
   return found;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The README's "Running on many machines" example, as a user on a cluster
+ * REFERENCE.md's "Running on many machines" example, as a user on a cluster
  * types it: with the `execret` command `make install` puts on PATH (the
  * launcher of scripts/install_execret.sh, in a temp prefix), run from a
  * folder outside the checkout, each `$I` line once per shard (N = 4), every
@@ -11,13 +11,13 @@ import { join } from "node:path";
 import { seedSnapshot } from "../../src/oracle/pool.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const README = await Deno.readTextFile(join(ROOT, "README.md"));
+const REFERENCE = await Deno.readTextFile(join(ROOT, "REFERENCE.md"));
 const BUILTIN = join(ROOT, "data", "builtin_tasks.jsonl");
 const N = 4;
 
-/** The shell block of the README's shard section. */
+/** The shell block of the reference's shard section. */
 function shardExample(): string[] {
-  const section = README.slice(README.indexOf("## Running on many machines"));
+  const section = REFERENCE.slice(REFERENCE.indexOf("## Running on many machines"));
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
   ok(block, "the section has a sh block");
   return block.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim())
@@ -25,7 +25,7 @@ function shardExample(): string[] {
 }
 
 Deno.test({
-  name: "the README's shard example runs as written with the installed execret command",
+  name: "the reference's shard example runs as written with the installed execret command",
   sanitizeResources: false,
   async fn() {
     const work = await Deno.makeTempDir({ prefix: "execret-shards-" });

@@ -98,11 +98,15 @@ export function gateTasks(
     const muts = mutantsByTask.get(t.task_id) ?? [];
     count("tasks_in", src);
     count("candidates_in", src, muts.length);
+    /** Count a gate that drops `locator` (the task or a candidate), and reject it for `reason`. */
+    const drop = (gate: string, locator: string, reason: string) => {
+      count(gate, src);
+      rejects.push({ stage: "oracle", source: src, locator, reason });
+    };
     const [first, second] = runs.canonical.get(t.task_id)!;
     const failed = canonicalGate(first.outcomes, second.outcomes);
     if (failed) {
-      count(failed.gate, src);
-      rejects.push({ stage: "oracle", source: src, locator: t.task_id, reason: failed.reason });
+      drop(failed.gate, t.task_id, failed.reason);
       continue;
     }
     count("canonical_pass", src);
@@ -111,42 +115,26 @@ export function gateTasks(
     for (const m of muts) {
       const outcomes = outcomesOf.get(m.snippet_id);
       if (!outcomes) {
-        count("not_needed", src);
-        rejects.push({
-          stage: "oracle",
-          source: src,
-          locator: m.snippet_id,
-          reason:
-            `not_needed: ${maxDistractors} distractors verified before it in the seeded order`,
-        });
-        continue;
+        drop(
+          "not_needed",
+          m.snippet_id,
+          `not_needed: ${maxDistractors} distractors verified before it in the seeded order`,
+        );
+      } else if (allPass(outcomes)) {
+        drop("equivalent", m.snippet_id, "equivalent_mutant: passes every test");
+      } else if (tampered(outcomes)) {
+        drop(
+          "tampered",
+          m.snippet_id,
+          "tampered: its run reached for the harness or changed shared state (ERROR:Tamper)",
+        );
+      } else {
+        count("verified", src);
+        if (!complete(outcomes)) count("stopped_at_timeout", src);
+        const flagged = timeoutOnly(outcomes);
+        if (flagged) count("verified_timeout_only", src);
+        kept.push({ m, timeoutOnly: flagged });
       }
-      if (allPass(outcomes)) {
-        count("equivalent", src);
-        rejects.push({
-          stage: "oracle",
-          source: src,
-          locator: m.snippet_id,
-          reason: "equivalent_mutant: passes every test",
-        });
-        continue;
-      }
-      if (tampered(outcomes)) {
-        count("tampered", src);
-        rejects.push({
-          stage: "oracle",
-          source: src,
-          locator: m.snippet_id,
-          reason:
-            "tampered: its run reached for the harness or changed shared state (ERROR:Tamper)",
-        });
-        continue;
-      }
-      count("verified", src);
-      if (!complete(outcomes)) count("stopped_at_timeout", src);
-      const flagged = timeoutOnly(outcomes);
-      if (flagged) count("verified_timeout_only", src);
-      kept.push({ m, timeoutOnly: flagged });
     }
     count("tasks_kept", src);
     count(`tasks_with_distractors:${kept.length}`, src);

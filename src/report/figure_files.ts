@@ -13,7 +13,6 @@ import * as RQ from "./release_queries.ts";
 import * as G from "./closing_the_gap.ts";
 import { pairMatrix, type PairRow } from "./pivot.ts";
 import { stars } from "./format.ts";
-import { scaledMargins } from "./margins.ts";
 import * as F from "./figures/mod.ts";
 
 type Sql = ReturnType<typeof pageSql>;
@@ -67,7 +66,7 @@ export const FIGURE_FILES: readonly FigureFile[] = [
   {
     name: "margins",
     page: "gap",
-    make: async (sql, w) => F.marginsSpec(scaledMargins(await rows(sql, Q.MARGIN_SQL) as never), w),
+    make: async (sql, w) => F.marginsSpec(await rows(sql, Q.MARGIN_BOX_SQL), w),
   },
   {
     name: "fool_rate",

@@ -17,6 +17,5 @@ export * from "./release_audit.ts";
 export * from "./closing_the_gap.ts";
 export * from "./your_models.ts";
 export * from "./page_sql.ts";
-export * from "./margins.ts";
 export * from "./chart_width.ts";
 export * from "./figures/mod.ts";

@@ -105,7 +105,8 @@ export const PAGE_QUERIES: Record<string, PageSpec> = {
     tables: ["rankings", "queries", "corpus", "metrics", "margins", "paper_comparison"],
     queries: [
       Q.CANONICAL_RANK_SQL,
-      Q.MARGIN_SQL,
+      Q.MARGIN_BOX_SQL,
+      Q.MARGIN_BINS_SQL,
       Q.OUTRANK_SQL,
       Q.FOOL_RATE_SQL,
       Q.MISS_ATTRIBUTION_SQL,

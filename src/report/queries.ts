@@ -158,6 +158,43 @@ FROM margins WHERE metric = 'margin'
 ORDER BY config, query_id`;
 
 /**
+ * The margins figure's boxes, per config: quartiles, median, range and the
+ * config's largest |margin| (the scale its box is drawn on), so the page
+ * gets a row per config rather than one per query.
+ */
+export const MARGIN_BOX_SQL = `
+WITH m AS (SELECT config, value AS margin FROM margins WHERE metric = 'margin' AND isfinite(value))
+SELECT config,
+       count(*) AS n,
+       greatest(max(abs(margin)), 1e-12) AS scale,
+       min(margin) AS lo,
+       quantile_cont(margin, 0.25) AS q1,
+       median(margin) AS med,
+       quantile_cont(margin, 0.75) AS q3,
+       max(margin) AS hi
+FROM m GROUP BY config ORDER BY config`;
+
+/**
+ * The margins histogram, per config: 20 equal bins over its range, each
+ * with its queries below zero and at or above it.
+ */
+export const MARGIN_BINS_SQL = `
+WITH m AS (SELECT config, value AS margin FROM margins WHERE metric = 'margin' AND isfinite(value)),
+     r AS (SELECT config, min(margin) AS lo,
+                  CASE WHEN max(margin) = min(margin) THEN 1 ELSE (max(margin) - min(margin)) / 20 END AS width
+           FROM m GROUP BY config),
+     b AS (SELECT m.config, r.lo, r.width, m.margin,
+                  least(19, floor((m.margin - r.lo) / r.width))::INTEGER AS bin
+           FROM m JOIN r ON m.config = r.config)
+SELECT config, bin,
+       lo + bin * width AS bin_start,
+       lo + (bin + 1) * width AS bin_end,
+       CASE WHEN margin < 0 THEN 'below' ELSE 'above' END AS side,
+       count(*) AS queries
+FROM b GROUP BY config, bin, lo, width, side
+ORDER BY config, bin, side`;
+
+/**
  * Fool rate per config and bug type: of a query's own distractors of that
  * type (from the corpus), the share ranked above the canonical. A distractor
  * missing from the rankings is below rank 10 and so below any canonical in
@@ -268,6 +305,8 @@ export const REPORT_QUERIES: Record<string, { sql: string; params?: (string | nu
   EXEC_CURVE_SQL: { sql: EXEC_CURVE_SQL },
   CANONICAL_RANK_SQL: { sql: CANONICAL_RANK_SQL },
   MARGIN_SQL: { sql: MARGIN_SQL },
+  MARGIN_BOX_SQL: { sql: MARGIN_BOX_SQL },
+  MARGIN_BINS_SQL: { sql: MARGIN_BINS_SQL },
   FOOL_RATE_SQL: { sql: FOOL_RATE_SQL },
   MISS_ATTRIBUTION_SQL: { sql: MISS_ATTRIBUTION_SQL },
   PAIRWISE_SQL: { sql: PAIRWISE_SQL, params: ["exec", 1] },

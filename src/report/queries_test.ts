@@ -45,6 +45,27 @@ Deno.test("report SQL agrees with the fixture tables", async (t) => {
       }
     });
 
+    await t.step("margin boxes and bins summarise every query's margin", async () => {
+      const margins = (await runSql(db, Q.MARGIN_SQL)).rows;
+      const boxes = (await runSql(db, Q.MARGIN_BOX_SQL)).rows;
+      const bins = (await runSql(db, Q.MARGIN_BINS_SQL)).rows;
+      for (const box of boxes) {
+        const mine = margins.filter((m) => m.config === box.config).map((m) => m.margin as number)
+          .sort((a, b) => a - b);
+        assertEquals(box.n, mine.length);
+        assertEquals([box.lo, box.hi], [mine[0], mine[mine.length - 1]]);
+        assertEquals(box.scale, Math.max(...mine.map(Math.abs)));
+        ok((box.q1 as number) <= (box.med as number) && (box.med as number) <= (box.q3 as number));
+        const counted = bins.filter((b) => b.config === box.config);
+        assertEquals(counted.reduce((s, b) => s + (b.queries as number), 0), mine.length);
+        assertEquals(
+          counted.filter((b) => b.side === "below").reduce((s, b) => s + (b.queries as number), 0),
+          mine.filter((m) => m < 0).length,
+        );
+      }
+      assertEquals(boxes.length, new Set(margins.map((m) => m.config)).size);
+    });
+
     await t.step("headline is the best exec@1 config with its exec@10", async () => {
       const metrics = await tableRows("metrics", METRICS);
       const exec1 = metrics.filter((m) => m.metric === "exec" && m.k === 1)

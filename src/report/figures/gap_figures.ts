@@ -1,5 +1,4 @@
 import { figureSpec, TWO_COLOURS, values, type VlSpec } from "./vl_spec.ts";
-import type { ScaledMargin } from "../margins.ts";
 
 type Row = Record<string, unknown>;
 
@@ -72,27 +71,66 @@ export function canonicalRanksSpec(
 }
 
 /**
- * Margins, each config on its own scale: a box per config over its margins
- * divided by its largest |margin| (src/report/margins.ts), the config's
- * label saying what it was divided by, and a rule at zero.
+ * Margins, each config on its own scale (similarities differ in range: BM25
+ * scores are unbounded, cosine lies in [-1, 1]): per config (a row of
+ * `MARGIN_BOX_SQL`), its range as a rule, its quartiles as a box and its
+ * median as a tick, all divided by the config's largest |margin| so zero
+ * and the sign are kept; the config's label says what it was divided by.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * const s = marginsSpec([{ config: "bm25", scale: 4, lo: -4, q1: -1, med: 0, q3: 1, hi: 2, n: 9 }], 600);
+ * const box = (s.layer as { data: { values: Record<string, unknown>[] } }[])[0].data.values[0];
+ * strictEqual(box.label, "bm25 (÷ 4.00)");
+ * strictEqual(box.lo, -1);
+ * ```
  */
-export function marginsSpec(scaled: readonly ScaledMargin[], width: number): VlSpec {
-  const rows = scaled.map((d) => ({ ...d, label: `${d.config} (÷ ${d.scale.toPrecision(3)})` }));
-  const labels = [...new Set(rows.map((d) => d.label))];
+export function marginsSpec(boxes: readonly Row[], width: number): VlSpec {
+  const rows = boxes.map((d) => {
+    const scale = Number(d.scale) || 1;
+    const at = (v: unknown) => Number(v) / scale;
+    return {
+      config: d.config,
+      label: `${d.config} (÷ ${scale.toPrecision(3)})`,
+      n: d.n,
+      lo: at(d.lo),
+      q1: at(d.q1),
+      med: at(d.med),
+      q3: at(d.q3),
+      hi: at(d.hi),
+    };
+  });
+  const labels = rows.map((d) => d.label);
+  const x = {
+    type: "quantitative",
+    title: "margin ÷ the config's largest |margin|",
+    scale: { domain: [-1, 1] },
+  };
+  const y = { field: "label", type: "nominal", title: null, scale: { domain: labels } };
+  const tooltip = [
+    { field: "config" },
+    { field: "n", title: "queries" },
+    { field: "q1", format: ".3f" },
+    { field: "med", title: "median", format: ".3f" },
+    { field: "q3", format: ".3f" },
+  ];
   return figureSpec(width, perConfig(labels), {
     layer: [
       {
         data: values(rows),
-        mark: { type: "boxplot", extent: 1.5, size: 14 },
-        encoding: {
-          x: {
-            field: "scaled",
-            type: "quantitative",
-            title: "margin ÷ the config's largest |margin|",
-            scale: { domain: [-1, 1] },
-          },
-          y: { field: "label", type: "nominal", title: null, scale: { domain: labels } },
-        },
+        mark: { type: "rule", color: "#666" },
+        encoding: { x: { ...x, field: "lo" }, x2: { field: "hi" }, y },
+      },
+      {
+        data: values(rows),
+        mark: { type: "bar", size: 14, color: "#9ecae1" },
+        encoding: { x: { ...x, field: "q1" }, x2: { field: "q3" }, y, tooltip },
+      },
+      {
+        data: values(rows),
+        mark: { type: "tick", color: "black", thickness: 2, size: 14 },
+        encoding: { x: { ...x, field: "med" }, y, tooltip },
       },
       {
         data: { values: [{ x: 0 }] },
@@ -103,29 +141,26 @@ export function marginsSpec(scaled: readonly ScaledMargin[], width: number): VlS
   });
 }
 
-/** The margins of one config in its own units, binned, below zero in red. */
-export function marginHistogramSpec(margins: readonly Row[], width: number): VlSpec {
-  const rows = margins.map((d) => ({
-    margin: Number(d.margin),
-    side: Number(d.margin) < 0 ? "below" : "above",
-  }));
+/** One config's margins in its own units, as `MARGIN_BINS_SQL` bins them, below zero in red. */
+export function marginHistogramSpec(bins: readonly Row[], width: number): VlSpec {
   return figureSpec(width, 180, {
-    data: values(rows),
+    data: values(bins),
     mark: "bar",
     encoding: {
       x: {
-        field: "margin",
+        field: "bin_start",
         type: "quantitative",
-        bin: { maxbins: 20 },
         title: "canonical − best own distractor (score)",
       },
-      y: { aggregate: "count", type: "quantitative", title: "queries" },
+      x2: { field: "bin_end" },
+      y: { field: "queries", type: "quantitative", aggregate: "sum", title: "queries" },
       color: {
         field: "side",
         type: "nominal",
         title: null,
         scale: { domain: ["below", "above"], range: [...TWO_COLOURS] },
       },
+      tooltip: [{ field: "side" }, { field: "queries", aggregate: "sum" }],
     },
   });
 }

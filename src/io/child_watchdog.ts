@@ -1,14 +1,13 @@
 /**
- * One watchdog for the kit's worker processes (Pyodide hosts, native Python
- * workers, embed workers): it starts the child, hands each line of its stdout
- * to the caller, keeps the tail of its stderr, times the child's silence
- * against a deadline, kills it, and reports its exit once the lines it wrote
- * before exiting are read. What a worker's lines mean, and what a death costs
- * its jobs, stays with the slot that runs it.
+ * The kit's watchdog (`watchdog.ts`) for its worker processes (Pyodide hosts,
+ * native Python workers, embed workers): it starts the child, hands each line
+ * of its stdout to the caller, keeps the tail of its stderr, and reports its
+ * exit once the lines it wrote before exiting are read; kill is SIGKILL.
  *
  * @module
  */
 import { eachLine, killChild, processCpuSeconds } from "./child_process.ts";
+import { type Watchdog, watchdog } from "./watchdog.ts";
 
 /** How long an exit report waits for the lines the child wrote before it went. */
 const LAST_LINES_MS = 1000;
@@ -33,27 +32,11 @@ export interface WatchOptions {
   onLine(line: string): void;
 }
 
-/** A running worker process under watch. */
-export interface WatchedChild {
+/** A running worker process under watch: the watchdog's deadline and kill, and its pipes. */
+export interface WatchedChild extends Watchdog<ChildExit> {
   pid: number;
-  /** Resolves once the child exited and its last lines were read (or after a grace of 1 s). */
-  exited: Promise<ChildExit>;
   /** Write one line (newline added) to the child's stdin; false when it could not (the child is gone). */
   writeLine(text: string): Promise<boolean>;
-  /** The child made progress: its silence starts again. */
-  heartbeat(): void;
-  /** Milliseconds since the last heartbeat (or the start). */
-  silentMs(): number;
-  /**
-   * Check every `tickMs` whether the silence exceeds `budgetMs()` (null: no
-   * deadline now), and call `onExpired` once when it does. Replaces any
-   * earlier deadline.
-   */
-  arm(tickMs: number, budgetMs: () => number | null, onExpired: () => void): void;
-  /** Stop checking the deadline. */
-  disarm(): void;
-  /** SIGKILL the child, stop the deadline, close its stdin. No more lines are handed on. */
-  kill(): void;
   /** Close the child's stdin (a worker's cue to exit) and wait for its exit report. */
   close(): Promise<ChildExit>;
   /** CPU seconds the child has used so far (0 where /proc cannot say). */
@@ -92,14 +75,10 @@ export function watchChild(options: WatchOptions): WatchedChild {
   }).spawn();
   const writer = child.stdin.getWriter();
   const encoder = new TextEncoder();
-  let killed = false;
-  let last = performance.now();
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let tail = "";
-
   const reading = eachLine(child.stdout, (line) => {
-    if (!killed) options.onLine(line);
+    if (!dog.killed) options.onLine(line);
   }).catch(() => {});
+  let tail = "";
   if (keep > 0) {
     (async () => {
       for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
@@ -112,40 +91,24 @@ export function watchChild(options: WatchOptions): WatchedChild {
     await Promise.race([reading, new Promise((r) => setTimeout(r, LAST_LINES_MS))]);
     return { code: status.code, signal: status.signal, stderrTail: tail.trim() };
   });
-  const disarm = () => {
-    clearInterval(timer);
-    timer = undefined;
-  };
-
-  return {
-    pid: child.pid,
-    exited,
-    writeLine: (text) => writer.write(encoder.encode(text + "\n")).then(() => true, () => false),
-    heartbeat: () => (last = performance.now()),
-    silentMs: () => performance.now() - last,
-    arm(tickMs, budgetMs, onExpired) {
-      disarm();
-      timer = setInterval(() => {
-        const budget = budgetMs();
-        if (budget !== null && performance.now() - last > budget) {
-          disarm();
-          onExpired();
-        }
-      }, tickMs);
-    },
-    disarm,
+  const dog = watchdog({
     kill() {
-      killed = true;
-      disarm();
       killChild(child);
       writer.close().catch(() => {});
     },
+    exited,
+  });
+
+  return Object.assign(dog, {
+    pid: child.pid,
+    writeLine: (text: string) =>
+      writer.write(encoder.encode(text + "\n")).then(() => true, () => false),
     async close() {
       await writer.close().catch(() => {});
       return await exited;
     },
     cpuSeconds: () => processCpuSeconds(child.pid),
-  };
+  });
 }
 
 /**

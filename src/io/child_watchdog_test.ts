@@ -18,9 +18,13 @@ Deno.test("watchChild: a silent child past its deadline is reported, and killed 
   const child = watchChild({ command: "sleep", args: ["60"], env: {}, onLine: () => {} });
   let budgetAsked = 0;
   await new Promise<void>((resolve) =>
-    child.arm(5, () => (++budgetAsked, 20), () => {
-      child.kill();
-      resolve();
+    child.arm({
+      tickMs: 5,
+      budgetMs: () => (++budgetAsked, 20),
+      onExpired: () => {
+        child.kill();
+        resolve();
+      },
     })
   );
   ok(budgetAsked > 0);
@@ -38,7 +42,7 @@ Deno.test("watchChild: no deadline while the budget is null; close() lets a work
     onLine: (line) => lines.push(line),
   });
   let expired = false;
-  child.arm(1, () => null, () => (expired = true));
+  child.arm({ tickMs: 1, budgetMs: () => null, onExpired: () => (expired = true) });
   ok(await child.writeLine("a"));
   const exit = await child.close();
   strictEqual(expired, false);

@@ -299,7 +299,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
         phase = -1;
         partial = [];
         child.heartbeat();
-        child.arm(tick, budget, () => die("TIMEOUT"));
+        child.arm({ tickMs: tick, budgetMs: budget, onExpired: () => die("TIMEOUT") });
         const wire = jobs.map((j) => ({
           id: j.id,
           setup: j.setup,

@@ -201,7 +201,7 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
         if (!alive) throw new Error("send to a dead Pyodide host");
         inflight = [...jobs];
         child.heartbeat();
-        child.arm(250, budget, silent);
+        child.arm({ tickMs: 250, budgetMs: budget, onExpired: silent });
         write({ send: jobs });
       },
       cut() {

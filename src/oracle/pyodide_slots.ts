@@ -2,6 +2,7 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { pinnedVersion } from "../io/pinned_version.ts";
 import { driverSource } from "./driver_source.ts";
 import { asOutcome, CRASH, type Outcome, outcomesFromWire, type TestOutcome } from "./outcome.ts";
+import { type Deadline, watchWorker } from "../io/watchdog.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./slot.ts";
 
 // Layout of the shared control block; must match pyodide_worker.ts.
@@ -192,10 +193,9 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       throw e;
     }
 
+    const dog = watchWorker(worker);
     let alive = true;
-    let timer: ReturnType<typeof setInterval> | undefined;
     let lastSeq = -1;
-    let phaseStart = 0;
     let lastJob = 0;
     let jobStart = 0;
     let jobBudget = 0;
@@ -222,7 +222,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
     ) => {
       if (!alive) return;
       alive = false;
-      clearInterval(timer);
+      dog.disarm();
       const id = at?.id ?? Atomics.load(ctrl, JOB);
       const phase = at?.phase ?? Atomics.load(ctrl, PHASE);
       // Phase -2: the job had finished, its result may be in flight; run it
@@ -238,43 +238,49 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         ms,
         detail,
       };
-      worker.terminate();
+      dog.kill();
       events.dead(report);
     };
 
-    const watch = () => {
-      const now = performance.now();
-      const seq = Atomics.load(ctrl, SEQ);
-      const job = Atomics.load(ctrl, JOB);
-      if (job !== lastJob) {
-        lastJob = job;
-        jobStart = now;
-        jobBudget = budgets.get(job) ?? hard;
-      }
-      if (seq !== lastSeq) {
-        lastSeq = seq;
-        phaseStart = now;
-        if (stalled) {
-          stalled = false;
-          events.stalled?.(false);
+    // The worker's progress is in the control block: a new phase (SEQ) is a
+    // heartbeat, a new job (JOB) starts the job's budget.
+    const deadline: Deadline = {
+      tickMs: tick,
+      poll() {
+        const seq = Atomics.load(ctrl, SEQ);
+        const job = Atomics.load(ctrl, JOB);
+        if (job !== lastJob) {
+          lastJob = job;
+          jobStart = performance.now();
+          jobBudget = budgets.get(job) ?? hard;
         }
-        return;
-      }
-      if (job === 0) return;
-      const elapsed = now - phaseStart;
-      if (elapsed > stall && !stalled) {
-        stalled = true;
-        events.stalled?.(true);
-      }
-      if (elapsed > (careful ? hardCareful : hard) || now - jobStart > jobBudget) {
-        die("TIMEOUT", elapsed);
-      } else if (elapsed > (careful ? soft : soft + gap)) {
-        // Mark which phase the interrupt is for, then fire it only if that
-        // phase is still running; repeat each tick so a bare `except:` that
-        // swallows one KeyboardInterrupt meets the next.
-        Atomics.store(ctrl, INTR, seq);
-        if (Atomics.load(ctrl, SEQ) === seq) Atomics.store(interrupt, 0, 2);
-      }
+        if (seq !== lastSeq) {
+          lastSeq = seq;
+          dog.heartbeat();
+          if (stalled) {
+            stalled = false;
+            events.stalled?.(false);
+          }
+        } else if (job !== 0 && dog.silentMs() > stall && !stalled) {
+          stalled = true;
+          events.stalled?.(true);
+        }
+      },
+      // The phase's limit, or less when the job's whole budget runs out first.
+      budgetMs: () =>
+        lastJob === 0 ? null : Math.min(
+          careful ? hardCareful : hard,
+          dog.silentMs() + jobBudget - (performance.now() - jobStart),
+        ),
+      onExpired: () => die("TIMEOUT", dog.silentMs()),
+      softMs: () => careful ? soft : soft + gap,
+      // Mark which phase the interrupt is for, then fire it only if that
+      // phase is still running; repeat each tick so a bare `except:` that
+      // swallows one KeyboardInterrupt meets the next.
+      onSoft() {
+        Atomics.store(ctrl, INTR, lastSeq);
+        if (Atomics.load(ctrl, SEQ) === lastSeq) Atomics.store(interrupt, 0, 2);
+      },
     };
 
     /**
@@ -311,30 +317,28 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         deliver(msg.done);
       } else if (msg.type === "idle") {
         if (!deliver(msg.done)) return;
-        clearInterval(timer);
-        timer = undefined;
+        dog.disarm();
         if (msg.retire === true) {
           // A job tampered: this worker runs no other (the pool replaces it).
           alive = false;
-          worker.terminate();
+          dog.kill();
         }
         events.idle(msg.memory as number, msg.retire === true);
       } else if (msg.type === "fault") {
         const interruptedNow = Atomics.load(ctrl, INTR) === Atomics.load(ctrl, SEQ);
         die(
           interruptedNow ? "TIMEOUT" : CRASH,
-          performance.now() - phaseStart,
+          dog.silentMs(),
           `driver fault: ${msg.error}`,
           { id: msg.id as number, phase: msg.phase as number },
         );
       }
     };
-    worker.onerror = (e) => {
-      e.preventDefault();
-      die(CRASH, performance.now() - phaseStart, `worker error: ${e.message}`);
-    };
+    dog.exited.then(({ error }) => {
+      if (error !== null) die(CRASH, dog.silentMs(), `worker error: ${error}`);
+    });
     // A worker that closes itself (self.close() from a snippet) just goes quiet:
-    // the watch above kills it for time.
+    // the deadline above kills it for time.
 
     return {
       send(jobs: WireJob[]) {
@@ -346,8 +350,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         careful = jobs.some((j) => j.careful);
         batchIds = jobs.map((j) => j.id);
         Atomics.store(ctrl, NEXT, 0);
-        clearInterval(timer);
-        timer = setInterval(watch, tick);
+        dog.arm(deadline);
         worker.postMessage({
           type: "batch",
           careful,
@@ -369,8 +372,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       },
       kill() {
         alive = false;
-        clearInterval(timer);
-        worker.terminate();
+        dog.kill();
       },
     };
   };

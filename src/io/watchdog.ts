@@ -1,0 +1,165 @@
+/**
+ * The core of the kit's one watchdog, for any worker that can go silent: it
+ * times the worker's silence against a deadline (with an optional soft stage
+ * before it, an interrupt that is repeated until the work moves on), kills
+ * the worker once, and reports its end. What "kill" and "end" are is the
+ * worker's kind: `child_watchdog.ts` for a child process (SIGKILL, its exit
+ * once its last lines are read), {@link watchWorker} here for a Web Worker
+ * (`terminate()`, its error event). What a worker's messages mean, and what
+ * a death costs its jobs, stays with the slot that runs it.
+ *
+ * @module
+ */
+
+/** A deadline for {@link Watchdog.arm}, checked every `tickMs`. */
+export interface Deadline {
+  tickMs: number;
+  /**
+   * First on every tick: look at the work's progress where the worker keeps
+   * it (shared memory) and call `heartbeat()` when it moved; a tick that saw
+   * it move checks nothing else.
+   */
+  poll?(): void;
+  /** How long the worker may be silent now; null: it is not timed now. */
+  budgetMs(): number | null;
+  /** Once, when the silence passes the budget; the deadline is disarmed first. */
+  onExpired(): void;
+  /** Silence after which, on every tick until the budget passes, `onSoft` is called. */
+  softMs?(): number;
+  /** The soft stage (an interrupt), repeated each tick so one swallowed meets the next. */
+  onSoft?(): void;
+}
+
+/** A worker under watch; `E` is its end as its kind reports it. */
+export interface Watchdog<E> {
+  /** Resolves once the worker has ended (killed, or gone of itself). */
+  exited: Promise<E>;
+  /** Whether {@link Watchdog.kill} was called. */
+  readonly killed: boolean;
+  /** The worker made progress: its silence starts again. */
+  heartbeat(): void;
+  /** Milliseconds since the last heartbeat (or the start). */
+  silentMs(): number;
+  /** Check `deadline` from now on, replacing any earlier one. */
+  arm(deadline: Deadline): void;
+  /** Stop checking the deadline. */
+  disarm(): void;
+  /** Stop the deadline and kill the worker; only the first call kills. */
+  kill(): void;
+}
+
+/** What a watchdog needs of a worker's kind: how to kill it and when it has ended. */
+export interface Watched<E> {
+  kill(): void;
+  exited: Promise<E>;
+}
+
+/**
+ * A watchdog over `worker`, silent from now.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { watchdog } from "./watchdog.ts";
+ * let end!: (how: string) => void;
+ * const dog = watchdog({ kill: () => end("killed"), exited: new Promise((r) => (end = r)) });
+ * const seen: string[] = [];
+ * await new Promise<void>((resolve) =>
+ *   dog.arm({
+ *     tickMs: 1,
+ *     budgetMs: () => 30,
+ *     softMs: () => 10,
+ *     onSoft: () => seen.length === 0 && seen.push("soft"),
+ *     onExpired: () => {
+ *       seen.push("expired");
+ *       dog.kill();
+ *       dog.kill();
+ *       resolve();
+ *     },
+ *   })
+ * );
+ * deepStrictEqual([seen, dog.killed, await dog.exited], [["soft", "expired"], true, "killed"]);
+ * ```
+ */
+export function watchdog<E>(worker: Watched<E>): Watchdog<E> {
+  let killed = false;
+  let last = performance.now();
+  let beats = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const disarm = () => {
+    clearInterval(timer);
+    timer = undefined;
+  };
+  return {
+    exited: worker.exited,
+    get killed() {
+      return killed;
+    },
+    heartbeat() {
+      last = performance.now();
+      beats++;
+    },
+    silentMs: () => performance.now() - last,
+    arm(deadline) {
+      disarm();
+      timer = setInterval(() => {
+        const before = beats;
+        deadline.poll?.();
+        if (beats !== before) return;
+        const budget = deadline.budgetMs();
+        if (budget === null) return;
+        const silent = performance.now() - last;
+        if (silent > budget) {
+          disarm();
+          deadline.onExpired();
+        } else if (deadline.onSoft && silent > (deadline.softMs?.() ?? Infinity)) {
+          deadline.onSoft();
+        }
+      }, deadline.tickMs);
+    },
+    disarm,
+    kill() {
+      disarm();
+      if (killed) return;
+      killed = true;
+      worker.kill();
+    },
+  };
+}
+
+/** A Web Worker's end: the message of the error that ended it, or null when it was terminated. */
+export interface WorkerExit {
+  error: string | null;
+}
+
+/**
+ * A watchdog over a Web Worker: kill is `terminate()`; it has ended at its
+ * first uncaught error (kept from the console) or when it is killed. A
+ * worker that closes itself sends no event: only the deadline notices it.
+ * It takes the worker's `onerror`.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { watchWorker } from "./watchdog.ts";
+ * const url = `data:text/javascript,${encodeURIComponent("self.onmessage = () => {};")}`;
+ * const dog = watchWorker(new Worker(url, { type: "module" }));
+ * dog.kill();
+ * deepStrictEqual([await dog.exited, dog.killed], [{ error: null }, true]);
+ * ```
+ */
+export function watchWorker(worker: Worker): Watchdog<WorkerExit> {
+  let end!: (exit: WorkerExit) => void;
+  const exited = new Promise<WorkerExit>((resolve) => (end = resolve));
+  worker.onerror = (e) => {
+    e.preventDefault();
+    end({ error: e.message });
+  };
+  return watchdog({
+    kill() {
+      worker.terminate();
+      end({ error: null });
+    },
+    exited,
+  });
+}

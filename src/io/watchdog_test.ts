@@ -1,0 +1,94 @@
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { type Deadline, watchdog, watchWorker } from "./watchdog.ts";
+
+/** A watchdog over nothing: kill counts its calls, exited resolves on the first. */
+function dummy() {
+  let kills = 0;
+  let end!: (n: number) => void;
+  const dog = watchdog({ kill: () => end(++kills), exited: new Promise<number>((r) => (end = r)) });
+  return { dog, kills: () => kills };
+}
+
+/** Arm `deadline` (its onExpired wrapped) and resolve with the tick count at expiry. */
+function expiry(dog: ReturnType<typeof dummy>["dog"], deadline: Omit<Deadline, "onExpired">) {
+  return new Promise<void>((resolve) =>
+    dog.arm({
+      ...deadline,
+      onExpired: () => {
+        dog.kill();
+        resolve();
+      },
+    })
+  );
+}
+
+Deno.test("watchdog: a tick whose poll sees progress checks nothing; the first silent one expires", async () => {
+  const { dog, kills } = dummy();
+  let ticks = 0;
+  let budgetAsked = 0;
+  await expiry(dog, {
+    tickMs: 1,
+    // Progress on the first five ticks, then none.
+    poll: () => ++ticks <= 5 && dog.heartbeat(),
+    budgetMs: () => (++budgetAsked, -1),
+  });
+  deepStrictEqual([ticks, budgetAsked, kills(), dog.killed], [6, 1, 1, true]);
+});
+
+Deno.test("watchdog: the soft stage repeats each tick until the budget passes, then stops", async () => {
+  const { dog } = dummy();
+  let soft = 0;
+  let softAfterExpiry = 0;
+  await expiry(dog, {
+    tickMs: 1,
+    // Three soft ticks, then the budget runs out.
+    budgetMs: () => (soft < 3 ? 60_000 : -1),
+    softMs: () => -1,
+    onSoft: () => soft++,
+  });
+  const at = soft;
+  dog.arm({
+    tickMs: 1,
+    budgetMs: () => null,
+    softMs: () => -1,
+    onSoft: () => softAfterExpiry++,
+    onExpired: () => {},
+  });
+  await new Promise((r) => setTimeout(r, 20));
+  dog.disarm();
+  deepStrictEqual([at, softAfterExpiry], [3, 0]);
+});
+
+Deno.test("watchdog: not timed while the budget is null; kill stops the deadline and kills once", async () => {
+  const { dog, kills } = dummy();
+  let expired = false;
+  let asked = 0;
+  dog.arm({ tickMs: 1, budgetMs: () => (++asked, null), onExpired: () => (expired = true) });
+  while (asked < 5) await new Promise((r) => setTimeout(r, 2));
+  dog.kill();
+  dog.kill();
+  const askedAtKill = asked;
+  await new Promise((r) => setTimeout(r, 20));
+  deepStrictEqual([expired, kills(), asked, await dog.exited], [false, 1, askedAtKill, 1]);
+});
+
+Deno.test("watchWorker: an uncaught error ends the worker with its message", async () => {
+  const code = 'self.onmessage = () => { throw new Error("bad job"); };';
+  const worker = new Worker(`data:text/javascript,${encodeURIComponent(code)}`, { type: "module" });
+  const dog = watchWorker(worker);
+  worker.postMessage("go");
+  const exit = await dog.exited;
+  dog.kill();
+  ok(exit.error?.endsWith("bad job"), String(exit.error));
+});
+
+// Not a busy worker: Deno's terminate() leaves a thread in a loop spinning (see pyodide_host.ts).
+Deno.test("watchWorker: kill terminates a worker and ends it without an error", async () => {
+  const code = "self.onmessage = () => {};";
+  const worker = new Worker(`data:text/javascript,${encodeURIComponent(code)}`, { type: "module" });
+  const dog = watchWorker(worker);
+  worker.postMessage("go");
+  dog.kill();
+  deepStrictEqual(await dog.exited, { error: null });
+  strictEqual(dog.killed, true);
+});

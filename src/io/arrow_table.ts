@@ -111,23 +111,26 @@ function arrowType(spec: ColumnSpec): arrow.DataType {
 }
 
 /**
- * Build an Arrow table from plain row objects and a spec. A field missing from
- * a row is written as null; a field not in the spec is an error, so a typo in
- * a stage cannot silently drop a column.
+ * Build an Arrow table from row objects typed by the spec (`RowOf<S>`), as
+ * {@link writeTable} takes them. The check holds at run time too, for rows
+ * whose type was not known: a field not in the spec is an error, so a typo
+ * cannot silently drop a column, and a field missing from a row is written
+ * as null.
  */
-export function tableFromRows(
-  rows: readonly Record<string, unknown>[],
-  spec: TableSpec,
+export function tableFromRows<S extends TableSpec>(
+  rows: readonly RowOf<S>[],
+  spec: S,
   metadata: Record<string, string> = {},
 ): arrow.Table {
-  for (const [i, row] of rows.entries()) {
+  const plain = rows as readonly Record<string, unknown>[];
+  for (const [i, row] of plain.entries()) {
     for (const key of Object.keys(row)) {
       if (!(key in spec)) throw new Error(`row ${i}: column "${key}" is not in the table spec`);
     }
   }
   const vectors: Record<string, arrow.Vector> = {};
   for (const [name, columnType] of Object.entries(spec)) {
-    const values = rows.map((row) => row[name] ?? null);
+    const values = plain.map((row) => row[name] ?? null);
     vectors[name] = arrow.vectorFromArray(values as unknown[], arrowType(columnType));
   }
   const table = new arrow.Table(vectors);

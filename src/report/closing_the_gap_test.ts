@@ -1,6 +1,13 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { tableFromRows, type TableSpec, toIpcStream, toParquet } from "../io/arrow_table.ts";
+import {
+  type RowOf,
+  tableFromRows,
+  type TableSpec,
+  toIpcStream,
+  toParquet,
+  withNulls,
+} from "../io/arrow_table.ts";
 import { openRunDatabase, runSql } from "../sql/run_database.ts";
 import { METRICS, PAIRWISE, RANKINGS } from "../tables/schema.ts";
 import { RERANK_COST, RERANK_TIMES, TEST_SPLIT } from "../tables/rerank.ts";
@@ -85,10 +92,11 @@ Deno.test("costPoints: each base once at zero cost, each reranked config at its 
 
 Deno.test("closing-the-gap SQL over small tables", async () => {
   const dir = await Deno.makeTempDir({ prefix: "execret-closing-" });
-  const put = async (name: string, rows: Record<string, unknown>[], spec: TableSpec) =>
+  // The columns a query does not read are left null.
+  const put = async <S extends TableSpec>(name: string, rows: Partial<RowOf<S>>[], spec: S) =>
     await Deno.writeFile(
       join(dir, `${name}.parquet`),
-      toParquet(toIpcStream(tableFromRows(rows, spec))),
+      toParquet(toIpcStream(tableFromRows(withNulls(spec, rows), spec))),
     );
   const rank = (
     config: string,

@@ -19,6 +19,8 @@ launcher="$prefix/bin/execret"
 cat > "$launcher.tmp" <<LAUNCHER
 #!/bin/sh
 # execret, from the checkout $root (installed by scripts/install_execret.sh)
+# Freed memory kept for reuse rather than faulted in afresh (the Makefile's MALLOC_ENV says why).
+export MALLOC_MMAP_MAX_="\${MALLOC_MMAP_MAX_-0}" MALLOC_TRIM_THRESHOLD_="\${MALLOC_TRIM_THRESHOLD_-17179869184}" MALLOC_TOP_PAD_="\${MALLOC_TOP_PAD_-268435456}"
 exec "$deno" run --allow-all --unstable-worker-options --cached-only --config "$root/deno.json" "$root/src/cli/main.ts" "\$@"
 LAUNCHER
 chmod +x "$launcher.tmp"

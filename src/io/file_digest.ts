@@ -11,6 +11,43 @@ export async function fileDigest(path: string): Promise<string | null> {
   }
 }
 
+/** Digests already taken in this process, by path, with the stat they were taken at. */
+const taken = new Map<string, { stat: string; digest: string }>();
+
+/**
+ * A file changed this recently is hashed again on every call: an edit within
+ * the clock's resolution of the last one can leave the stat as it was.
+ */
+const SETTLED_MS = 2000;
+
+/**
+ * {@link fileDigest}, taken once per process while the file's stat (device,
+ * inode, size, modification and change times) stays the same. Checking a
+ * stage's inputs and outputs hashes the same large files again and again
+ * (every site loader asks for its table's stage, and that stage's upstream
+ * ones, in one process); on a release run that was over a gigabyte per ask.
+ */
+export async function settledFileDigest(path: string): Promise<string | null> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+  // The change time, not the modification time: no one can set it back.
+  const changed = info.ctime?.getTime() ?? info.mtime?.getTime();
+  const stat = [info.dev, info.ino, info.size, info.mtime?.getTime(), changed].join(":");
+  const seen = taken.get(path);
+  if (seen?.stat === stat) return seen.digest;
+  const settled = changed !== undefined && Date.now() - changed > SETTLED_MS;
+  const digest = await fileDigest(path);
+  if (digest === null) return null;
+  if (settled) taken.set(path, { stat, digest });
+  else taken.delete(path);
+  return digest;
+}
+
 /**
  * Digest of a folder tree: every file's relative path and content digest, in
  * sorted order. Files for which `skip` is true are left out.

@@ -1,5 +1,5 @@
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { fileDigest } from "../io/file_digest.ts";
+import { fileDigest, settledFileDigest } from "../io/file_digest.ts";
 import { canonicalJson, sha256Hex } from "../io/hash.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { outDir, parquetDir, tablesDir } from "../io/paths.ts";
@@ -51,7 +51,9 @@ export async function fingerprint(
     // `execret` runs in; others as given (out/ is relative to that folder).
     const path = resolve(f);
     const inRepo = relative(root, path);
-    files[inRepo.startsWith("..") || isAbsolute(inRepo) ? f : inRepo] = await fileDigest(path);
+    files[inRepo.startsWith("..") || isAbsolute(inRepo) ? f : inRepo] = await settledFileDigest(
+      path,
+    );
   }
   const code = await codeFingerprint(inputs.entry, inputs.assets ?? [], root);
   return sha256Hex(canonicalJson({ settings: inputs.settings ?? null, files, code }));
@@ -78,7 +80,7 @@ export async function isFresh(stage: string, key: string): Promise<boolean> {
   const stamp = await readStamp(stage);
   if (stamp === null || stamp.key !== key) return false;
   for (const [rel, digest] of Object.entries(stamp.outputs)) {
-    if (await fileDigest(join(outDir(), rel)) !== digest) return false;
+    if (await settledFileDigest(resolve(outDir(), rel)) !== digest) return false;
   }
   return true;
 }

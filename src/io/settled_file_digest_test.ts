@@ -7,7 +7,7 @@ Deno.test("settledFileDigest sees an edit that keeps size and modification time"
   try {
     const path = join(dir, "inputs.jsonl");
     await Deno.writeTextFile(path, "aaaa\n");
-    // Settled: modified long ago, so the digest is kept for this process.
+    // Its modification time says long ago; its change time says now, so nothing is kept yet.
     const old = new Date(Date.now() - 60_000);
     await Deno.utime(path, old, old);
     strictEqual(await settledFileDigest(path), await fileDigest(path));

@@ -28,13 +28,8 @@ const SETTLED_MS = 2000;
  * ones, in one process); on a release run that was over a gigabyte per ask.
  */
 export async function settledFileDigest(path: string): Promise<string | null> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
-    throw e;
-  }
+  const info = await statOrNull(path);
+  if (info === null) return null;
   // The change time, not the modification time: no one can set it back.
   const changed = info.ctime?.getTime() ?? info.mtime?.getTime();
   const stat = [info.dev, info.ino, info.size, info.mtime?.getTime(), changed].join(":");
@@ -64,7 +59,7 @@ export async function dirDigest(
     for (const e of entries) {
       const p = join(d, e.name);
       if (e.isDirectory) await walk(p);
-      else if (!skip(e.name)) parts.push(`${relative(dir, p)}:${await fileDigest(p)}`);
+      else if (!skip(e.name)) parts.push(`${relative(dir, p)}:${await settledFileDigest(p)}`);
     }
   };
   try {
@@ -89,12 +84,17 @@ export async function dirDigest(
  * ```
  */
 export async function pathDigest(path: string): Promise<string | null> {
-  let info: Deno.FileInfo;
+  const info = await statOrNull(path);
+  if (info === null) return null;
+  return info.isDirectory ? `dir:${await dirDigest(path)}` : await settledFileDigest(path);
+}
+
+/** The file's stat, or null when nothing is at `path`. */
+async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
-    info = await Deno.stat(path);
+    return await Deno.stat(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return null;
     throw e;
   }
-  return info.isDirectory ? `dir:${await dirDigest(path)}` : await fileDigest(path);
 }

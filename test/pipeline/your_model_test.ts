@@ -45,9 +45,11 @@ async function checkResultsFile(results: string, pool: unknown): Promise<Record<
 
 /** Rows of a read-only SQL query over the run in `out`. */
 async function sql<T = Record<string, unknown>>(out: string, query: string): Promise<T[]> {
-  const r = await ended(execret(out, ["sql", query, "--format", "json"]));
-  assertEquals(r.code, 0, r.text);
-  return JSON.parse(r.text);
+  // stdout only: stderr carries progress lines, which a slow (loaded) run prints.
+  const { code, stdout, stderr } = await execret(out, ["sql", query, "--format", "json"]).output();
+  const text = new TextDecoder().decode(stdout);
+  assertEquals(code, 0, text + new TextDecoder().decode(stderr));
+  return JSON.parse(text);
 }
 
 /** The run's McNemar rows and rank interval of `config`, checked against every other config. */

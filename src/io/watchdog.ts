@@ -11,7 +11,16 @@
  * @module
  */
 
-/** A deadline for {@link Watchdog.arm}, checked every `tickMs`. */
+/**
+ * A deadline for {@link Watchdog.arm}, checked every `tickMs`.
+ *
+ * The budget is counted on the worker's own clock when the deadline has one
+ * (`clockMs`, its CPU time): a worker that waits for a core on a busy
+ * machine is not charged for the wait, so whether it runs out does not
+ * depend on what else the machine is doing. `wallMs` is then the backstop for
+ * a worker that is blocked rather than computing. The soft stage counts wall
+ * time.
+ */
 export interface Deadline {
   tickMs: number;
   /**
@@ -20,10 +29,20 @@ export interface Deadline {
    * it move checks nothing else.
    */
   poll?(): void;
-  /** How long the worker may be silent now; null: it is not timed now. */
+  /**
+   * How much of its clock the worker may use without a heartbeat now (wall
+   * time when there is no `clockMs`); null: it is not timed now.
+   */
   budgetMs(): number | null;
-  /** Once, when the silence passes the budget; the deadline is disarmed first. */
+  /** Once, when the budget (or `wallMs`) is passed; the deadline is disarmed first. */
   onExpired(): void;
+  /**
+   * The worker's clock in ms, e.g. the CPU time its process has used:
+   * `budgetMs` counts it from the last heartbeat (or from `arm`).
+   */
+  clockMs?(): number;
+  /** Wall-clock silence after which the deadline expires whatever the clock says; null: none. */
+  wallMs?(): number | null;
   /** Silence after which, on every tick until the budget passes, `onSoft` is called. */
   softMs?(): number;
   /** The soft stage (an interrupt), repeated each tick so one swallowed meets the next. */
@@ -40,6 +59,11 @@ export interface Watchdog<E> {
   heartbeat(): void;
   /** Milliseconds since the last heartbeat (or the start). */
   silentMs(): number;
+  /**
+   * How much of the armed deadline's clock the worker used since the last
+   * heartbeat or `arm`, whichever came later (wall time without a clock).
+   */
+  usedMs(): number;
   /** Check `deadline` from now on, replacing any earlier one. */
   arm(deadline: Deadline): void;
   /** Stop checking the deadline. */
@@ -86,10 +110,13 @@ export function watchdog<E>(worker: Watched<E>): Watchdog<E> {
   let last = performance.now();
   let beats = 0;
   let timer: ReturnType<typeof setInterval> | undefined;
+  let clock: (() => number) | undefined;
+  let lastClock = 0;
   const disarm = () => {
     clearInterval(timer);
     timer = undefined;
   };
+  const usedMs = () => clock ? clock() - lastClock : performance.now() - last;
   return {
     exited: worker.exited,
     get killed() {
@@ -97,11 +124,15 @@ export function watchdog<E>(worker: Watched<E>): Watchdog<E> {
     },
     heartbeat() {
       last = performance.now();
+      if (clock) lastClock = clock();
       beats++;
     },
     silentMs: () => performance.now() - last,
+    usedMs,
     arm(deadline) {
       disarm();
+      clock = deadline.clockMs?.bind(deadline);
+      if (clock) lastClock = clock();
       timer = setInterval(() => {
         const before = beats;
         deadline.poll?.();
@@ -109,7 +140,7 @@ export function watchdog<E>(worker: Watched<E>): Watchdog<E> {
         const budget = deadline.budgetMs();
         if (budget === null) return;
         const silent = performance.now() - last;
-        if (silent > budget) {
+        if (usedMs() > budget || silent > (deadline.wallMs?.() ?? Infinity)) {
           disarm();
           deadline.onExpired();
         } else if (deadline.onSoft && silent > (deadline.softMs?.() ?? Infinity)) {

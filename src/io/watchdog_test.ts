@@ -92,3 +92,63 @@ Deno.test("watchWorker: kill terminates a worker and ends it without an error", 
   deepStrictEqual(await dog.exited, { error: null });
   strictEqual(dog.killed, true);
 });
+
+Deno.test("watchdog: with a clock, the budget counts the clock's time, not wall time; wallMs is the backstop", async () => {
+  // A clock that stands still for 40 ms of wall time (a worker waiting for a
+  // core), then runs: the budget of 10 clock-ms is passed only once it runs.
+  const { dog } = dummy();
+  const start = performance.now();
+  let clock = 0;
+  let ticks = 0;
+  await expiry(dog, {
+    tickMs: 1,
+    clockMs: () => clock,
+    poll: () => {
+      ticks++;
+      if (performance.now() - start > 40) clock += 5;
+    },
+    budgetMs: () => 10,
+  });
+  const waited = performance.now() - start;
+  ok(waited >= 40, `expired after ${waited} ms of wall time, before the clock ran`);
+  ok(clock > 10 && clock <= 20, `clock at expiry: ${clock}`);
+  strictEqual(dog.usedMs(), clock);
+
+  // A clock that never moves (a worker blocked, not computing): only wallMs ends it.
+  const blocked = dummy();
+  const t0 = performance.now();
+  await expiry(blocked.dog, { tickMs: 1, clockMs: () => 0, budgetMs: () => 10, wallMs: () => 30 });
+  const wall = performance.now() - t0;
+  ok(wall >= 30, `the wall backstop fired after ${wall} ms`);
+  strictEqual(blocked.dog.usedMs(), 0);
+  ok(ticks > 0);
+});
+
+Deno.test("watchdog: arm starts the clock's count afresh, heartbeat too", async () => {
+  const { dog } = dummy();
+  let clock = 1000;
+  let expiredAt: number | null = null;
+  let fired!: () => void;
+  const expired = new Promise<void>((r) => (fired = r));
+  dog.arm({
+    tickMs: 1,
+    clockMs: () => clock,
+    budgetMs: () => 50,
+    onExpired: () => {
+      expiredAt = clock;
+      fired();
+    },
+  });
+  clock += 30;
+  strictEqual(dog.usedMs(), 30);
+  dog.heartbeat();
+  clock += 40;
+  strictEqual(dog.usedMs(), 40);
+  // Within the budget, however long the wall-clock wait.
+  await new Promise((r) => setTimeout(r, 20));
+  strictEqual(expiredAt, null);
+  clock += 20;
+  await expired;
+  strictEqual(expiredAt, 1090);
+  dog.kill();
+});

@@ -7,7 +7,13 @@
  * (loaders/page_data.ts) both read tables through this one list.
  */
 import type { TableSpec } from "../src/io/arrow_table.ts";
-import { BREAKDOWNS, EXECUTION_TIMES, RANKINGS, VALIDATION } from "../src/tables/schema.ts";
+import {
+  BREAKDOWNS,
+  EXECUTION_TIMES,
+  LIMIT_MARGINS,
+  RANKINGS,
+  VALIDATION,
+} from "../src/tables/schema.ts";
 import { RERANK_COST, RERANK_TIMES, TEST_SPLIT } from "../src/tables/rerank.ts";
 import { RELEASE_TABLES } from "./release_tables.ts";
 import { tableBytes } from "./table_stream.ts";
@@ -20,6 +26,7 @@ const OPTIONAL: Record<string, TableSpec> = {
   ...RELEASE_TABLES,
   breakdowns: BREAKDOWNS,
   execution_times: EXECUTION_TIMES,
+  limit_margins: LIMIT_MARGINS,
   validation: VALIDATION,
   rerank_cost: RERANK_COST,
   rerank_times: RERANK_TIMES,

@@ -1,7 +1,13 @@
 import { join } from "node:path";
 import { cacheDir } from "../io/paths.ts";
 import { sha256Hex } from "../io/hash.ts";
-import { asOutcome, complete, stoppedAtTimeout, type TestOutcome } from "./outcome.ts";
+import {
+  complete,
+  outcomesFromWire,
+  outcomeToWire,
+  stoppedAtTimeout,
+  type TestOutcome,
+} from "./outcome.ts";
 
 /** sha256 of the code as executed: the snippet, then the setup (just the snippet when no setup). */
 export function suiteCodeSha(setup: string, code: string): string {
@@ -19,8 +25,25 @@ export function suiteKey(codeSha: string, testsSha: string, rep = 0): string {
 }
 
 /**
+ * The file name of one runtime's execution cache at one per-test limit.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { cacheFileName } from "./cache.ts";
+ * strictEqual(cacheFileName("cpython-3.11.7+netns", 1000), "cpython-3.11.7+netns-cpu1000.jsonl");
+ * strictEqual(cacheFileName("py/odide 1", 300), "py_odide_1-cpu300.jsonl");
+ * ```
+ */
+export function cacheFileName(runtime: string, timeoutMs: number): string {
+  return `${runtime.replace(/[^A-Za-z0-9._+-]/g, "_")}-cpu${timeoutMs}.jsonl`;
+}
+
+/**
  * Append-only cache of suite results, one JSON line per suite, in
- * `<cache>/executions/<runtime>-t<timeout>.jsonl`. Each line is written
+ * `<cache>/executions/<runtime>-cpu<timeout>.jsonl` (the timeout is a limit
+ * of CPU time: a cache of verdicts made under the earlier wall-clock limit,
+ * `-t<timeout>`, is never read). Each line is written
  * whole as its suite completes, so a killed run loses at most the line it
  * was writing; a torn last line is ignored on read and sealed off before the
  * next append.
@@ -42,8 +65,7 @@ export class ExecutionCache {
   /** Open (creating if needed) the cache of one runtime at one timeout. */
   static async open(runtime: string, timeoutMs: number, dir?: string): Promise<ExecutionCache> {
     const folder = dir ?? join(cacheDir(), "executions");
-    const safe = runtime.replace(/[^A-Za-z0-9._+-]/g, "_");
-    const cache = new ExecutionCache(join(folder, `${safe}-t${timeoutMs}.jsonl`));
+    const cache = new ExecutionCache(join(folder, cacheFileName(runtime, timeoutMs)));
     await Deno.mkdir(folder, { recursive: true });
     let text = "";
     try {
@@ -54,9 +76,9 @@ export class ExecutionCache {
     for (const line of text.split("\n")) {
       if (line === "") continue;
       try {
-        const { k, r } = JSON.parse(line) as { k: string; r: [unknown, unknown][] };
+        const { k, r } = JSON.parse(line) as { k: string; r: unknown[][] };
         if (typeof k !== "string" || !Array.isArray(r)) continue;
-        const outcomes = r.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) }));
+        const outcomes = outcomesFromWire(r);
         if (cache.#supersedes(k, outcomes)) cache.#entries.set(k, outcomes);
       } catch {
         // A torn line from a killed run: that suite simply runs again.
@@ -93,13 +115,15 @@ export class ExecutionCache {
   /** Record one suite's result and append it to the file at once. */
   put(key: string, outcomes: readonly TestOutcome[]): void {
     if (!this.#supersedes(key, outcomes)) return;
-    // ms rounded to µs, so a table built from the cache has no float noise.
-    const rounded = outcomes.map((o) => ({
-      outcome: o.outcome,
-      ms: Math.round(o.ms * 1000) / 1000,
-    }));
+    // Times rounded to µs, so a table built from the cache has no float noise.
+    const us = (ms: number) => Math.round(ms * 1000) / 1000;
+    const rounded = outcomes.map((o): TestOutcome =>
+      o.cpuMs === undefined
+        ? { outcome: o.outcome, ms: us(o.ms) }
+        : { outcome: o.outcome, ms: us(o.ms), cpuMs: us(o.cpuMs) }
+    );
     this.#entries.set(key, rounded);
-    this.#write(JSON.stringify({ k: key, r: rounded.map((o) => [o.outcome, o.ms]) }) + "\n");
+    this.#write(JSON.stringify({ k: key, r: rounded.map(outcomeToWire) }) + "\n");
   }
 
   #write(line: string): void {

@@ -45,8 +45,8 @@ def _native_main():
     them.
 
     Messages, each line `<json>\\t<HMAC-SHA256 of the json, hex>`:
-    `{"ready": version}`; per job `{"id", "r": [[outcome, ms], ...]}`; in a
-    careful batch, after each phase `{"id", "next", "o", "ms"}`; per batch
+    `{"ready": version}`; per job `{"id", "r": [[outcome, ms, cpu ms], ...]}`; in a
+    careful batch, after each phase `{"id", "next", "o", "ms", "cpu"}`; per batch
     `{"batch": "done"}`, `{"batch": "retire"}` after a job that tampered
     (the jobs after it were not started; the worker exits), or
     `{"batch": "rerun", "ids": [...]}` when a module changed and no job of
@@ -67,6 +67,10 @@ def _native_main():
     scan = _json.make_scanner(json.JSONDecoder())
     key = bytes.fromhex(scan(inp.readline().decode(), 0)[0]["key"])
     timeout_s = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+    # The limit counts this process's CPU time (ITIMER_PROF), so a phase is
+    # not charged for waiting for a core; a phase blocked rather than
+    # computing meets the wall-clock backstop, this many times the limit.
+    backstop_s = timeout_s * (float(sys.argv[3]) if len(sys.argv) > 3 else 10.0)
     mem_bytes = int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 30
     # The protocol uses a private copy of stdout; fd 1 then points to
     # /dev/null so that a snippet's prints cannot corrupt it (and what a
@@ -87,7 +91,8 @@ def _native_main():
         if frame is None or frame.f_globals is not _here:
             raise _Timeout()
 
-    # Installed once: after install() nothing can replace it.
+    # Installed once: after install() nothing can replace them.
+    signal.signal(signal.SIGPROF, on_alarm)
     signal.signal(signal.SIGALRM, on_alarm)
     harness = install(pyodide=False)
     state = harness["state"]
@@ -114,40 +119,48 @@ def _native_main():
             _flushed[0] = now
 
     def run_phase(item, *, _exec=exec, _setitimer=signal.setitimer, _REAL=signal.ITIMER_REAL,
-                  _t=timeout_s, _fired=fired, _perf=time.perf_counter, _AE=AssertionError,
+                  _PROF=signal.ITIMER_PROF, _t=timeout_s, _w=backstop_s, _fired=fired,
+                  _perf=time.perf_counter, _cpu=time.process_time, _AE=AssertionError,
                   _BE=BaseException, _name=error_name, _type=type, _str=str,
                   _Code=types.CodeType, _cleanup=harness["cleanup"],
                   _restore=harness["restore_self_written"], _LOAD=_LOAD, _CLEANUP=_CLEANUP):
         """One phase of a job, and the only harness frame under untrusted
         code: `item` is (index, code, ns, st), st = [the load's failure or
-        None, stopped at a TIMEOUT]; returns (index, outcome or None, ms). A
-        snippet can reach all of it, and none of it makes a pass: st only
-        stops tests, and the outcome is this frame's return value."""
+        None, stopped at a TIMEOUT]; returns (index, outcome or None, ms,
+        cpu ms). A snippet can reach all of it, and none of it makes a pass:
+        st only stops tests, and the outcome is this frame's return value.
+        A phase that used more than the limit of CPU time is a TIMEOUT,
+        interrupted or not."""
         index = item[0]
         code = item[1]
         ns = item[2]
         st = item[3]
         if index == _CLEANUP:
-            # Under the timer too: the snippet's finalizers run here.
-            _setitimer(_REAL, _t, 0.05)
+            # Under the timers too: the snippet's finalizers run here.
+            _setitimer(_PROF, _t, 0.05)
+            _setitimer(_REAL, _w, 0.05)
             try:
                 _cleanup(ns)
                 _restore()
             finally:
+                _setitimer(_PROF, 0)
                 _setitimer(_REAL, 0)
-            return (index, None, 0.0)
+            return (index, None, 0.0, 0.0)
         if index != _LOAD:
             if st[1] is True:
-                return (index, "NOT_RUN", 0.0)
+                return (index, "NOT_RUN", 0.0, 0.0)
             failed = st[0]
             if _type(failed) is _str and failed != "pass":
                 # setup or code itself failed: every test shares that outcome.
-                return (index, failed, 0.0)
+                return (index, failed, 0.0, 0.0)
         _fired[0] = False
         # Re-fire every 50 ms so that a bare `except:` that swallows one
         # alarm gets another.
-        _setitimer(_REAL, _t, 0.05)
+        _setitimer(_PROF, _t, 0.05)
+        _setitimer(_REAL, _w, 0.05)
         t0 = _perf()
+        c0 = _cpu()
+        outcome = None
         try:
             if index == _LOAD:
                 # The setup is test-side code (MBPP's test_setup_code,
@@ -158,19 +171,24 @@ def _native_main():
                     if _type(part) is _Code:
                         _exec(part, ns)
                     elif part is not None:
-                        return (index, part, (_perf() - t0) * 1000.0)
+                        outcome = part
+                        break
             elif _type(code) is _Code:
                 _exec(code, ns)
             else:
                 # The test does not compile: its outcome is compiling's.
-                return (index, code, 0.0)
+                return (index, code, 0.0, 0.0)
         except _AE:
-            return (index, "TIMEOUT" if _fired[0] else "FAIL", (_perf() - t0) * 1000.0)
+            outcome = "FAIL"
         except _BE as e:
-            return (index, "TIMEOUT" if _fired[0] else _name(e), (_perf() - t0) * 1000.0)
+            outcome = _name(e)
         finally:
+            _setitimer(_PROF, 0)
             _setitimer(_REAL, 0)
-        return (index, "TIMEOUT" if _fired[0] else None, (_perf() - t0) * 1000.0)
+        cpu = (_cpu() - c0) * 1000.0
+        if _fired[0] or cpu > _t * 1000.0:
+            outcome = "TIMEOUT"
+        return (index, outcome, (_perf() - t0) * 1000.0, cpu)
 
     tests_cache = {}
     snippets_cache = {}
@@ -220,7 +238,7 @@ def _native_main():
 
         def record(res, *, _st=st, _jid=jid, _n=n, _start=start, _stop=stop, _careful=careful,
                    _LOAD=_LOAD, _CLEANUP=_CLEANUP):
-            index, outcome, ms = res
+            index, outcome, ms, cpu = res
             if index == _CLEANUP:
                 return res
             # -3, after the last test: the cleanup, where the snippet's
@@ -236,7 +254,7 @@ def _native_main():
                 if outcome is None:
                     outcome = "pass"
             if _careful:
-                _seal({"id": _jid, "next": nxt, "o": outcome, "ms": ms}, True)
+                _seal({"id": _jid, "next": nxt, "o": outcome, "ms": ms, "cpu": cpu}, True)
             return res
 
         return _map(record, _map(_run, items))
@@ -247,10 +265,10 @@ def _native_main():
         jid = job[0]
         if not records:
             return (jid, None)
-        outcomes = [[o or "pass", ms] for (i, o, ms) in records if i >= 0]
+        outcomes = [[o or "pass", ms, cpu] for (i, o, ms, cpu) in records if i >= 0]
         tampered = _st[0] != 0 or _end() != 0
         if tampered:
-            outcomes = [[_TAMPER, ms] for (_o, ms) in outcomes]
+            outcomes = [[_TAMPER, ms, cpu] for (_o, ms, cpu) in outcomes]
             bst[0] = True
         _seal({"id": jid, "r": outcomes})
         return (jid, tampered)

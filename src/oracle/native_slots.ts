@@ -11,6 +11,7 @@ import {
 import type { Slot, SlotEvents, SlotFactory, WireJob } from "./slot.ts";
 import { startDeadline, watchChild } from "../io/child_watchdog.ts";
 import { driverSource } from "./driver_source.ts";
+import { WALL_BACKSTOP_FACTOR } from "./pyodide_slots.ts";
 
 /** How native workers are started on this machine. */
 export interface NativeRuntime {
@@ -76,10 +77,11 @@ export interface NativeSlotOptions {
 interface Line {
   ready?: string;
   id?: number;
-  r?: [unknown, unknown][];
+  r?: unknown[][];
   next?: number;
   o?: unknown;
   ms?: number;
+  cpu?: number;
   tamper?: boolean;
   batch?: "done" | "retire" | "rerun";
   ids?: number[];
@@ -149,6 +151,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
     driverSource(),
     String(timeoutMs / 1000),
     String(options.memoryBytes ?? 1 << 30),
+    String(WALL_BACKSTOP_FACTOR),
   ];
   return async (events: SlotEvents): Promise<Slot> => {
     const key = new Uint8Array(randomBytes(32));
@@ -176,9 +179,10 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       if (!started) return;
       const job = inflight[0];
       const ms = child.silentMs();
+      const cpuMs = child.usedMs();
       // Held results are lost with the worker: their jobs run again.
       if (!job || (careful && phase === -2)) {
-        events.dead({ id: null, phase: null, partial: [], outcome, ms });
+        events.dead({ id: null, phase: null, partial: [], outcome, ms, cpuMs });
       } else {
         events.dead({
           id: job.id,
@@ -187,6 +191,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
           partial: careful && phase !== -3 ? partial : [],
           outcome,
           ms,
+          cpuMs,
         });
       }
     };
@@ -206,11 +211,19 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       events.idle(0, true);
     };
 
+    // The worker's CPU time, as its own timer counts: a worker waiting for
+    // a core is not taken for a hung one. One blocked (not computing) meets
+    // the wall backstop, past the driver's own.
     const budget = () => {
       const job = inflight[0];
       if (!job) return null;
       return careful ? hard : (job.tests.length - job.start + 1) * hard;
     };
+    const wallBudget = () => {
+      const cpu = budget();
+      return cpu === null ? null : WALL_BACKSTOP_FACTOR * cpu;
+    };
+    const workerCpuMs = () => child.cpuSeconds() * 1000;
 
     const endBatch = (line: Line) => {
       child.disarm();
@@ -248,7 +261,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
       if (line.tamper === true && typeof line.id === "number") {
         // The one job of its batch left a module changed: its outcomes say so.
         const h = held.find((r) => r.id === line.id);
-        if (h) h.outcomes = h.outcomes.map((o) => ({ outcome: TAMPER, ms: o.ms }));
+        if (h) h.outcomes = h.outcomes.map((o) => ({ ...o, outcome: TAMPER }));
         return;
       }
       const job = inflight[0];
@@ -259,7 +272,13 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
         phase = -1;
         partial = [];
       } else if (line.next !== undefined) {
-        if (phase >= 0) partial.push({ outcome: asOutcome(line.o), ms: Number(line.ms) || 0 });
+        if (phase >= 0) {
+          partial.push({
+            outcome: asOutcome(line.o),
+            ms: Number(line.ms) || 0,
+            cpuMs: Number(line.cpu) || 0,
+          });
+        }
         phase = line.next;
       }
     };
@@ -299,7 +318,13 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
         phase = -1;
         partial = [];
         child.heartbeat();
-        child.arm({ tickMs: tick, budgetMs: budget, onExpired: () => die("TIMEOUT") });
+        child.arm({
+          tickMs: tick,
+          budgetMs: budget,
+          clockMs: workerCpuMs,
+          wallMs: wallBudget,
+          onExpired: () => die("TIMEOUT"),
+        });
         const wire = jobs.map((j) => ({
           id: j.id,
           setup: j.setup,

@@ -10,10 +10,16 @@
  */
 export type Outcome = "pass" | "FAIL" | "TIMEOUT" | "NOT_RUN" | `ERROR:${string}`;
 
-/** One test's outcome and its elapsed time in milliseconds. */
+/**
+ * One test's outcome, its elapsed (wall) time and the CPU time its thread
+ * used, in milliseconds. The per-test limit counts CPU time (see
+ * CONTRIBUTING, "Verdicts and the clock"); `cpuMs` is absent where nothing
+ * measured it (a test that never ran, an old cache line).
+ */
 export interface TestOutcome {
   outcome: Outcome;
   ms: number;
+  cpuMs?: number;
 }
 
 /** One snippet's suite: code, then setup, then each test statement on its own. */
@@ -76,12 +82,36 @@ export function complete(outcomes: readonly TestOutcome[]): boolean {
 export function stoppedAtTimeout(outcomes: readonly TestOutcome[]): TestOutcome[] {
   const i = outcomes.findIndex((o) => o.outcome === "TIMEOUT");
   if (i < 0) return [...outcomes];
-  return outcomes.map((o, k) => (k <= i ? o : { outcome: NOT_RUN, ms: 0 }));
+  return outcomes.map((o, k) => (k <= i ? o : { outcome: NOT_RUN, ms: 0, cpuMs: 0 }));
 }
 
-/** A worker's `[outcome, ms]` pairs, validated (a malformed list throws). */
-export function outcomesFromWire(pairs: readonly (readonly [unknown, unknown])[]): TestOutcome[] {
-  return pairs.map(([o, ms]) => ({ outcome: asOutcome(o), ms: Number(ms) || 0 }));
+/**
+ * A worker's `[outcome, ms, cpuMs]` triples (or `[outcome, ms]` pairs),
+ * validated (a malformed list throws).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { outcomesFromWire } from "./outcome.ts";
+ * deepStrictEqual(outcomesFromWire([["pass", 1.5, 10], ["FAIL", 2]]), [
+ *   { outcome: "pass", ms: 1.5, cpuMs: 10 },
+ *   { outcome: "FAIL", ms: 2 },
+ * ]);
+ * ```
+ */
+export function outcomesFromWire(
+  items: readonly (readonly unknown[])[],
+): TestOutcome[] {
+  return items.map((item) => {
+    const outcome: TestOutcome = { outcome: asOutcome(item[0]), ms: Number(item[1]) || 0 };
+    if (item.length > 2) outcome.cpuMs = Number(item[2]) || 0;
+    return outcome;
+  });
+}
+
+/** An outcome as a worker and the cache write it: `[outcome, ms]`, plus CPU ms when measured. */
+export function outcomeToWire(o: TestOutcome): [string, number] | [string, number, number] {
+  return o.cpuMs === undefined ? [o.outcome, o.ms] : [o.outcome, o.ms, o.cpuMs];
 }
 
 /** Validate an outcome string coming back from a worker. */

@@ -16,12 +16,13 @@
  *
  * Usage: pyodide_host.ts SNAPSHOT_PATH TIMEOUT_MS
  */
+import { outcomeToWire } from "./outcome.ts";
 import { pyodideSlotFactory } from "./pyodide_slots.ts";
 import type { Slot, WireJob } from "./slot.ts";
 
 const encoder = new TextEncoder();
 let pending = "";
-let results: [number, [string, number][]][] = [];
+let results: [number, unknown[][]][] = [];
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Write every message queued so far, the results gathered first. */
@@ -44,7 +45,7 @@ function flush(): void {
  * line to encode and parse, one write and one wake-up of the parent for many
  * jobs).
  */
-function result(id: number, outcomes: [string, number][]): void {
+function result(id: number, outcomes: unknown[][]): void {
   results.push([id, outcomes]);
   if (results.length >= 1024) flush();
   else flushTimer ??= setTimeout(flush, 10);
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
   try {
     const snapshot = await readShared(snapshotPath);
     slot = await pyodideSlotFactory({ snapshot, timeoutMs: Number(timeout) })({
-      result: (id, outcomes) => result(id, outcomes.map((o) => [o.outcome, o.ms])),
+      result: (id, outcomes) => result(id, outcomes.map(outcomeToWire)),
       idle: (memory, retire) => {
         emit({ t: "idle", m: memory, ...(retire ? { x: true } : {}) });
         // A retired worker runs nothing more: neither does its process.

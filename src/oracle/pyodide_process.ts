@@ -1,6 +1,12 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { CRASH, outcomesFromWire } from "./outcome.ts";
-import { killAfterMs, PYODIDE_LINK, pyodideDir, WORKER_MODULES } from "./pyodide_slots.ts";
+import {
+  killAfterMs,
+  PYODIDE_LINK,
+  pyodideDir,
+  WALL_BACKSTOP_FACTOR,
+  WORKER_MODULES,
+} from "./pyodide_slots.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./slot.ts";
 import { startDeadline, watchChild } from "../io/child_watchdog.ts";
 import { childDenoEnv } from "../io/child_env.ts";
@@ -20,7 +26,7 @@ export interface PyodideProcessOptions {
 interface HostMessage {
   t: string;
   /** Results: `[id, [[outcome, ms], ...]]` per job. */
-  r?: [number, [unknown, unknown][]][] | DeathReport;
+  r?: [number, unknown[][]][] | DeathReport;
   m?: number;
   /** With `idle`: the worker retired (a job tampered); the host exits. */
   x?: boolean;
@@ -37,16 +43,32 @@ interface HostMessage {
  * compiles) took 28-45% of both cores (`perf record -a`), 11-16% with
  * `--no-wasm-deopt`; with the flag a cold worker's first 2,059 suites ran in
  * 1.5 s instead of 2.3 s and the oracle stage ran 0.3-2.0 s faster in four of
- * four paired runs, while the steady state did not change. An older V8 has
- * no such deopts (and may not know the flag, which would stop the host), so
- * gets none.
+ * four paired runs, while the steady state did not change.
+ *
+ * `--wasm-sync-tier-up` compiles a hot function's optimised code on the
+ * thread that runs it, when it gets hot, instead of on a background thread
+ * while the worker goes on in baseline (Liftoff) code. The per-test limit
+ * counts the worker thread's CPU time, and baseline code costs about twice
+ * as much of it: with background tier-up, a fresh worker's first tests
+ * used up to 2.2x the CPU time of later ones when other processes kept the
+ * compiler threads from running (a 130 ms loop took 290-310 ms, and one was
+ * a TIMEOUT at 300 ms, beside four busy processes), so a test's CPU time
+ * depended on the machine's load. With the flag it took 120-150 ms in every
+ * worker, loaded or not (2026-12-07; see CONTRIBUTING, "Verdicts and the clock").
+ *
+ * An older V8 has no such deopts (and may not know the flags, which would
+ * stop the host), so gets none.
  *
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { pyodideV8Flags } from "./pyodide_process.ts";
- * deepStrictEqual(pyodideV8Flags("15.0.245.2-rusty"), ["--v8-flags=--no-wasm-deopt"]);
- * deepStrictEqual(pyodideV8Flags("13.7.152.6"), ["--v8-flags=--no-wasm-deopt"]);
+ * deepStrictEqual(pyodideV8Flags("15.0.245.2-rusty"), [
+ *   "--v8-flags=--no-wasm-deopt,--wasm-sync-tier-up",
+ * ]);
+ * deepStrictEqual(pyodideV8Flags("13.7.152.6"), [
+ *   "--v8-flags=--no-wasm-deopt,--wasm-sync-tier-up",
+ * ]);
  * deepStrictEqual(pyodideV8Flags("13.6.233.8"), []);
  * deepStrictEqual(pyodideV8Flags("not a version"), []);
  * ```
@@ -54,7 +76,7 @@ interface HostMessage {
 export function pyodideV8Flags(v8Version: string): string[] {
   const [major, minor] = v8Version.split(".").map((n) => parseInt(n, 10));
   const speculates = major > 13 || (major === 13 && minor >= 7);
-  return speculates ? ["--v8-flags=--no-wasm-deopt"] : [];
+  return speculates ? ["--v8-flags=--no-wasm-deopt,--wasm-sync-tier-up"] : [];
 }
 
 /**
@@ -110,7 +132,7 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
           ready?.(message.error ?? "failed");
           return;
         case "results": {
-          const done = message.r as [number, [unknown, unknown][]][];
+          const done = message.r as [number, unknown[][]][];
           const ids = new Set(done.map(([id]) => id));
           inflight = inflight.filter((j) => !ids.has(j.id));
           for (const [id, raw] of done) {
@@ -180,12 +202,20 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
       throw new Error(`Pyodide host did not start: ${failure}`);
     }
 
-    // A backstop only: the host kills its own worker after at most `hard` ms on one
-    // test, so silence much longer than a job's budget means the host hangs.
+    // A backstop only: the host kills its own worker after at most `hard` ms
+    // of its CPU time on one test, so a silence that uses much more than a
+    // job's budget means the host hangs. Counted on the host's CPU clock, as
+    // the host counts, so a host waiting for a core is not taken for a hung
+    // one; a host that uses no CPU at all is stopped by the wall backstop.
     const budget = () => {
       const job = inflight[0];
       return job ? (job.tests.length - job.start + 1) * hard + 5000 : null;
     };
+    const wallBudget = () => {
+      const cpu = budget();
+      return cpu === null ? null : WALL_BACKSTOP_FACTOR * cpu;
+    };
+    const hostCpuMs = () => child.cpuSeconds() * 1000;
     const silent = () =>
       die({
         id: inflight[0].id,
@@ -201,7 +231,13 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
         if (!alive) throw new Error("send to a dead Pyodide host");
         inflight = [...jobs];
         child.heartbeat();
-        child.arm({ tickMs: 250, budgetMs: budget, onExpired: silent });
+        child.arm({
+          tickMs: 250,
+          budgetMs: budget,
+          clockMs: hostCpuMs,
+          wallMs: wallBudget,
+          onExpired: silent,
+        });
         write({ send: jobs });
       },
       cut() {

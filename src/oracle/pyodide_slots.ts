@@ -1,3 +1,4 @@
+import process from "node:process";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { pinnedVersion } from "../io/pinned_version.ts";
 import { driverSource } from "./driver_source.ts";
@@ -149,10 +150,31 @@ export function killAfterMs(timeoutMs: number): number {
 }
 
 /**
- * Slots running Pyodide workers. The main thread watches each worker's shared
- * control block: a phase (load or one test) running past the timeout gets a
- * SIGINT through the interrupt buffer (soft); one still running after a grace
- * period, or a job past its whole budget, gets its worker terminated (hard).
+ * How many times its CPU limit a phase may last in wall-clock time before
+ * the watcher interrupts it (and kills its worker at this many times the
+ * kill limit): the backstop for a phase that is blocked rather than
+ * computing, which its CPU clock would never stop. A phase that computes
+ * meets its CPU limit first unless its thread gets less than a tenth of a
+ * core, so on any machine short of that the verdict is the CPU limit's.
+ */
+export const WALL_BACKSTOP_FACTOR = 10;
+
+/** CPU time this process has used, in ms (user + system, every thread). */
+export function processCpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+/**
+ * Slots running Pyodide workers, one to a process as `pyodide_host.ts` runs
+ * them. Each worker times its own phases (load or one test) on its thread's
+ * CPU clock and interrupts one past the timeout (see `pyodide_worker.ts`).
+ * The main thread watches each worker's shared control block: a phase still
+ * running after a grace period of the process's CPU time (a hang in C code,
+ * where no interrupt reaches), or a job past its whole budget, gets its
+ * worker terminated (hard); a phase silent for {@link WALL_BACKSTOP_FACTOR}
+ * times the timeout in wall time gets a SIGINT through the interrupt buffer,
+ * and its worker is terminated at that many times the kill limit.
  * Outside careful batches the worker reports phases only every
  * {@link reportGapMs} (see driver.py), so the watcher allows that much more,
  * and a death there says which job, not which phase: the pool runs the job
@@ -167,7 +189,11 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
   const tick = watchTickMs(options.timeoutMs);
   const stall = stallAfterMs(options.timeoutMs);
   const gap = reportGapMs(options.timeoutMs);
-  const hardCareful = soft + 2 * tick;
+  // A phase known to have hung once gets a shorter grace; still a margin
+  // over the worker's own CPU limit, since the process's clock also counts
+  // V8's threads (busy compiling in a fresh worker, which a careful rerun is).
+  const hardCareful = soft + Math.max(250, soft / 2) + 2 * tick;
+  const wallSoft = WALL_BACKSTOP_FACTOR * soft;
   return async (events: SlotEvents): Promise<Slot> => {
     const worker = newWorker(dir);
     const token = crypto.randomUUID();
@@ -185,6 +211,8 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       interrupt: interruptBuffer,
       snapshot: options.snapshot,
       gapMs: gap,
+      limitMs: soft,
+      repeatMs: tick,
     });
     try {
       await ready;
@@ -197,7 +225,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
     let alive = true;
     let lastSeq = -1;
     let lastJob = 0;
-    let jobStart = 0;
+    let jobCpuStart = 0;
     let jobBudget = 0;
     let stalled = false;
     let careful = false;
@@ -208,8 +236,8 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       const used = Atomics.load(ctrl, TEXT_LEN);
       const lines = new TextDecoder().decode(text.slice(0, used)).split("\n");
       return lines.filter((l) => l.length > 0).map((l) => {
-        const [o, ms] = l.split("\t");
-        return { outcome: asOutcome(o), ms: Number(ms) || 0 };
+        const [o, ms, cpu] = l.split("\t");
+        return { outcome: asOutcome(o), ms: Number(ms) || 0, cpuMs: Number(cpu) || 0 };
       });
     };
 
@@ -236,6 +264,7 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         partial: inJob && careful && phase !== -3 ? partial() : [],
         outcome,
         ms,
+        cpuMs: dog.usedMs(),
         detail,
       };
       dog.kill();
@@ -243,15 +272,17 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
     };
 
     // The worker's progress is in the control block: a new phase (SEQ) is a
-    // heartbeat, a new job (JOB) starts the job's budget.
+    // heartbeat, a new job (JOB) starts the job's budget. Budgets count this
+    // process's CPU time (its worker's, mostly), not wall time.
     const deadline: Deadline = {
       tickMs: tick,
+      clockMs: processCpuMs,
       poll() {
         const seq = Atomics.load(ctrl, SEQ);
         const job = Atomics.load(ctrl, JOB);
         if (job !== lastJob) {
           lastJob = job;
-          jobStart = performance.now();
+          jobCpuStart = processCpuMs();
           jobBudget = budgets.get(job) ?? hard;
         }
         if (seq !== lastSeq) {
@@ -270,13 +301,14 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
       budgetMs: () =>
         lastJob === 0 ? null : Math.min(
           careful ? hardCareful : hard,
-          dog.silentMs() + jobBudget - (performance.now() - jobStart),
+          dog.usedMs() + jobBudget - (processCpuMs() - jobCpuStart),
         ),
+      wallMs: () => lastJob === 0 ? null : WALL_BACKSTOP_FACTOR * (careful ? hardCareful : hard),
       onExpired: () => die("TIMEOUT", dog.silentMs()),
-      softMs: () => careful ? soft : soft + gap,
-      // Mark which phase the interrupt is for, then fire it only if that
-      // phase is still running; repeat each tick so a bare `except:` that
-      // swallows one KeyboardInterrupt meets the next.
+      softMs: () => careful ? wallSoft : wallSoft + gap,
+      // The wall-clock backstop's interrupt. Mark which phase it is for,
+      // then fire it only if that phase is still running; repeat each tick
+      // so a bare `except:` that swallows one KeyboardInterrupt meets the next.
       onSoft() {
         Atomics.store(ctrl, INTR, lastSeq);
         if (Atomics.load(ctrl, SEQ) === lastSeq) Atomics.store(interrupt, 0, 2);

@@ -15,6 +15,7 @@
  * a shared namespace changed, gets ERROR:Tamper on every test and this
  * worker runs no other job (it reports itself retired).
  */
+import process from "node:process";
 import { loadPyodide, type PyodideAPI } from "pyodide";
 import { CApi, type Harness, type Ptr, type Verdict } from "./pyodide_capi.ts";
 
@@ -28,6 +29,9 @@ const CLEANUP = -3;
 // Finished jobs' results go out at least this often, so a kill loses (and
 // re-runs) little.
 const RESULT_MS = 20;
+// How often, at most, a running phase reads its thread's CPU time (a read
+// costs ~36 us; CPython asks for signals far more often than this).
+const CPU_LOOK_MS = 5;
 // Code objects kept (see driver.py: the same limits as the native worker's).
 const TEST_CACHE_ENTRIES = 20000;
 const SNIPPET_CACHE_CHARS = 2_000_000;
@@ -44,6 +48,10 @@ let api: CApi;
 let harness: Harness;
 /** Outside careful batches, a phase start is reported only this long after the last. */
 let gapMs = 0;
+/** A phase that uses more CPU time than this is a TIMEOUT. */
+let limitMs = Infinity;
+/** How often a phase past the limit is interrupted again. */
+let repeatMs = 50;
 // deno-lint-ignore no-explicit-any
 let module: any;
 const encoder = new TextEncoder();
@@ -63,6 +71,10 @@ interface Init {
   makeSnapshot?: boolean;
   /** Outside careful batches, the worker reports phases at most about this often. */
   gapMs?: number;
+  /** The per-test limit, in CPU time of this thread (see `signals`). */
+  limitMs?: number;
+  /** How often a phase past the limit is interrupted again (the main thread's tick). */
+  repeatMs?: number;
 }
 
 interface WorkerJob {
@@ -93,19 +105,87 @@ function tampered(): boolean {
  * thread the next phase (`index`; -1 the load, -2 none), and says whether
  * the main thread interrupted the phase just finished.
  */
-function mark(index: number, outcome: string, ms: number): boolean {
+function mark(index: number, outcome: string, ms: number, cpu: number): boolean {
   const seq = Atomics.load(ctrl, SEQ);
   const interrupted = Atomics.load(ctrl, INTR) === seq && Atomics.load(ctrl, PHASE) !== -2;
   if (Atomics.load(ctrl, PHASE) >= 0) {
     const name = tampered() ? TAMPER : interrupted ? "TIMEOUT" : outcome;
     const used = Atomics.load(ctrl, TEXT_LEN);
-    const { written } = encoder.encodeInto(`${name}\t${ms}\n`, text.subarray(used));
+    const { written } = encoder.encodeInto(`${name}\t${ms}\t${cpu}\n`, text.subarray(used));
     Atomics.store(ctrl, TEXT_LEN, used + (written ?? 0));
   }
   Atomics.store(ctrl, PHASE, index);
   Atomics.store(interrupt, 0, 0);
   Atomics.store(ctrl, SEQ, seq + 1);
   return interrupted;
+}
+
+/** This thread's CPU time in ms (the kernel counts it in ticks: 10 ms here). */
+function threadCpuMs(): number {
+  const used = process.threadCpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+// The running phase's CPU clock: where it started, whether it passed the
+// limit, when it is next read. `timing` is false between phases, where the
+// harness's own Python runs.
+let phaseCpu0 = 0;
+let over = false;
+let timing = false;
+let nextLook = 0;
+let nextFire = 0;
+
+/**
+ * What CPython reads as its pending signal, about every 50 checks of its
+ * eval breaker (Pyodide's `Py_EmscriptenSignalBuffer`): SIGINT (2) once the
+ * running phase has used more than `limitMs` of this thread's CPU time, and
+ * again every `repeatMs` after that, so a bare `except:` that swallows one
+ * KeyboardInterrupt meets the next (as often as the main thread repeated
+ * its own interrupt when it timed phases); else whatever the main thread
+ * put in the interrupt buffer (its wall-clock backstop). The limit counts
+ * CPU time, not wall time: a phase is not charged for waiting for a core,
+ * so whether it runs out does not depend on the machine's load.
+ */
+const signals = {
+  get 0(): number {
+    if (timing) {
+      const t = now();
+      if (!over && t >= nextLook) {
+        nextLook = t + CPU_LOOK_MS;
+        over = threadCpuMs() - phaseCpu0 > limitMs;
+      }
+      if (over && t >= nextFire) {
+        nextFire = t + repeatMs;
+        return 2;
+      }
+    }
+    return Atomics.load(interrupt, 0);
+  },
+  set 0(value: number) {
+    // CPython clears the signal once it has read it.
+    if (value === 0) Atomics.store(interrupt, 0, 0);
+  },
+};
+
+/** Start timing a phase on this thread's CPU clock. */
+function phaseStart(): void {
+  over = false;
+  nextFire = 0;
+  phaseCpu0 = threadCpuMs();
+  nextLook = now() + CPU_LOOK_MS;
+  timing = true;
+}
+
+/**
+ * Stop timing the phase: its CPU time in ms, and whether it passed the limit
+ * (interrupted for it, or done after it: over the limit either way).
+ */
+function phaseEnd(): { cpu: number; over: boolean } {
+  timing = false;
+  const cpu = threadCpuMs() - phaseCpu0;
+  const passed = over || cpu > limitMs;
+  over = false;
+  return { cpu, over: passed };
 }
 
 let last = 0;
@@ -121,11 +201,11 @@ let gap = 0;
  * What the main thread cannot tell is which phase hung, if it must kill:
  * the pool runs that job again careful (every boundary reported), alone.
  */
-function step(index: number, outcome: string, ms: number): string {
+function step(index: number, outcome: string, ms: number, cpu: number): string {
   const t = now();
   if (t - last < gap) return outcome;
   last = t;
-  return mark(index, outcome, ms) ? "TIMEOUT" : outcome;
+  return mark(index, outcome, ms, cpu) ? "TIMEOUT" : outcome;
 }
 
 /** Claims the batch's k-th job unless the main thread cut the batch short. */
@@ -134,7 +214,7 @@ function begin(k: number, id: number): boolean {
   Atomics.store(ctrl, JOB, id);
   Atomics.store(ctrl, TEXT_LEN, 0);
   Atomics.store(ctrl, PHASE, -1);
-  mark(-1, "", 0);
+  mark(-1, "", 0, 0);
   return true;
 }
 
@@ -176,8 +256,11 @@ function phase(code: Ptr | Verdict, ns: Ptr): string {
   return outcomeOf(typeof code === "number" ? api.run(code, ns, harness) : code);
 }
 
+/** One test's outcome, wall ms and CPU ms. */
+type Result = [string, number, number];
+
 /** One job; its outcomes, and whether its worker must retire. */
-function runJob(job: WorkerJob): { outcomes: [string, number][]; retire: boolean } {
+function runJob(job: WorkerJob): { outcomes: Result[]; retire: boolean } {
   const n = job.tests.length;
   api.touched = false;
   api.selfWrote = false;
@@ -188,41 +271,51 @@ function runJob(job: WorkerJob): { outcomes: [string, number][]; retire: boolean
     snippetChars = 0;
   }
   const ns = api.namespace(harness.builtins);
-  const outcomes: [string, number][] = [];
+  const outcomes: Result[] = [];
   try {
     // The setup is test-side code (MBPP's test_setup_code, HumanEval's test
     // imports): as in those harnesses it runs after the code, and may build
     // fixtures from classes the code defines (MBPP 367, 927).
     let t0 = now();
     if (!snippets.has(job.code)) snippetChars += job.code.length;
+    phaseStart();
     let load = phase(cached(snippets, job.code, "snippet"), ns);
     if (load === "pass" && job.setup) load = phase(cached(tests, job.setup, "setup"), ns);
     const loadMs = now() - t0;
-    load = step(job.start < n ? job.start : CLEANUP, load === "pass" ? "" : load, loadMs);
+    const loadCpu = phaseEnd();
+    if (loadCpu.over) load = "TIMEOUT";
+    const next = job.start < n ? job.start : CLEANUP;
+    load = step(next, load === "pass" ? "" : load, loadMs, loadCpu.cpu);
     if (load !== "") {
       // setup or code itself failed: every test shares that outcome.
-      for (let i = job.start; i < n; i++) outcomes.push([load, 0]);
+      for (let i = job.start; i < n; i++) outcomes.push([load, 0, 0]);
     } else {
       for (let i = job.start; i < n; i++) {
         t0 = now();
+        phaseStart();
         const got = phase(cached(tests, job.tests[i], "test"), ns);
         const ms = now() - t0;
-        const outcome = step(i + 1 < n ? i + 1 : CLEANUP, got, ms);
-        outcomes.push([outcome, ms]);
+        const { cpu, over } = phaseEnd();
+        const outcome = step(i + 1 < n ? i + 1 : CLEANUP, over ? "TIMEOUT" : got, ms, cpu);
+        outcomes.push([outcome, ms, cpu]);
         if (job.stop && outcome === "TIMEOUT" && i + 1 < n) {
           // Tell the watcher the tests are over, so a death now is charged
           // to the cleanup instead of to a test that will never start.
-          step(CLEANUP, "NOT_RUN", 0);
-          for (let k = i + 1; k < n; k++) outcomes.push(["NOT_RUN", 0]);
+          step(CLEANUP, "NOT_RUN", 0, 0);
+          for (let k = i + 1; k < n; k++) outcomes.push(["NOT_RUN", 0, 0]);
           break;
         }
       }
     }
   } finally {
     // Every finalizer of the snippet's runs in cleanup(), whose frame holds
-    // nothing of the harness's; the watchers still count what they do.
+    // nothing of the harness's; the watchers still count what they do, and
+    // it runs under the CPU limit as a test does (interrupted, the job is
+    // left unclean, as by the main thread's interrupt).
     api.dropAddedModules();
+    phaseStart();
     let cleaned = api.call(harness.cleanup, ns) !== null;
+    phaseEnd();
     api.drop(ns);
     if (api.selfWrote) cleaned = api.call(harness.restoreSelfWritten) !== null && cleaned;
     api.settle();
@@ -231,7 +324,7 @@ function runJob(job: WorkerJob): { outcomes: [string, number][]; retire: boolean
   }
   const retire = tampered();
   return {
-    outcomes: retire ? outcomes.map(([_o, ms]) => [TAMPER, ms]) : outcomes,
+    outcomes: retire ? outcomes.map(([_o, ms, cpu]) => [TAMPER, ms, cpu]) : outcomes,
     retire,
   };
 }
@@ -242,6 +335,8 @@ async function init(msg: Init): Promise<void> {
   text = new Uint8Array(msg.ctrl, TEXT_OFFSET * 4);
   interrupt = new Int32Array(msg.interrupt);
   gapMs = msg.gapMs ?? 0;
+  limitMs = msg.limitMs ?? Infinity;
+  repeatMs = msg.repeatMs ?? repeatMs;
   // Each worker compiles Pyodide's wasm itself (lazily, ~0.1 s). Handing every
   // worker one module compiled by the main thread started them no faster and
   // made each job ~20% slower, the shared code apparently never optimised in
@@ -260,6 +355,9 @@ async function init(msg: Init): Promise<void> {
     return;
   }
   py.setInterruptBuffer(interrupt);
+  // CPython reads its signals through this object from now on (see `signals`).
+  // deno-lint-ignore no-explicit-any
+  (py as unknown as { _module: any })._module.Py_EmscriptenSignalBuffer = signals;
   // deno-lint-ignore no-explicit-any
   module = (py as unknown as { _module: any })._module;
   api = new CApi(module);
@@ -306,7 +404,7 @@ let faulted = false;
 function runBatch(msg: Batch): void {
   if (faulted) return;
   gap = msg.careful ? 0 : gapMs;
-  let done: [number, [string, number][]][] = [];
+  let done: [number, Result[]][] = [];
   let posted = now();
   let retire = false;
   try {

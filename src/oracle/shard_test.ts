@@ -6,6 +6,7 @@ import { MUTANTS, TASKS } from "../tables/schema.ts";
 import { runOracleStage } from "./stage.ts";
 import { mergeCaches } from "../pipeline/merge_cache.ts";
 import { parseShard, shardOf } from "../common/shard.ts";
+import { cacheFileName } from "./cache.ts";
 
 const TESTS = ["assert f(1, 2) == 3", "assert f(0, 0) == 0", "assert f(-2, 5) == 3"];
 const BODIES = [
@@ -138,7 +139,7 @@ Deno.test({
       const m = await mergeCaches([join(root, "shard0"), join(root, "shard1")], merged);
       assertEquals(m.executionFiles, 1);
       await mergeCaches([join(root, "shard1"), join(root, "shard0")], other);
-      const file = `${reference.runtime.replace(/[^A-Za-z0-9._+-]/g, "_")}-t300.jsonl`;
+      const file = cacheFileName(reference.runtime, 300);
       assertEquals(
         await Deno.readTextFile(join(other, "executions", file)),
         await Deno.readTextFile(join(merged, "executions", file)),

@@ -41,7 +41,10 @@ export interface DeathReport {
   partial: TestOutcome[];
   /** TIMEOUT when killed for time, ERROR:Crash when the worker died on its own. */
   outcome: Outcome;
+  /** Wall ms since the worker was last heard of. */
   ms: number;
+  /** CPU ms its process used since then, when measured. */
+  cpuMs?: number;
   /** Why the worker died, when known (for diagnosis). */
   detail?: string;
 }

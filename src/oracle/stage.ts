@@ -1,6 +1,14 @@
 import { writeTable } from "../io/arrow_table.ts";
 import { summarizeRejects, writeRejects } from "../tables/rejects.ts";
-import { CORPUS, EXECUTION_TIMES, EXECUTIONS, QUERIES, VALIDATION } from "../tables/schema.ts";
+import {
+  CORPUS,
+  EXECUTION_TIMES,
+  EXECUTIONS,
+  LIMIT_MARGINS,
+  QUERIES,
+  VALIDATION,
+} from "../tables/schema.ts";
+import { limitMargins } from "./limit_margins.ts";
 import type { Runtime } from "./pool.ts";
 import { type RunSuitesReport, SuiteRunner } from "./run_suites.ts";
 import { inShard, type Shard } from "../common/shard.ts";
@@ -104,6 +112,17 @@ export async function runOracleStage(options: OracleStageOptions = {}): Promise<
   const tables: Record<string, string> = {
     executions: await writeTable("executions", executions, EXECUTIONS, { metadata }),
     execution_times: await writeTable("execution_times", times, EXECUTION_TIMES, { metadata }),
+    limit_margins: await writeTable(
+      "limit_margins",
+      limitMargins(
+        tasks.map((t) => ({ ...t, setup: t.setup ?? "", code: t.canonical, tests: t.tests ?? [] })),
+        times,
+        executions,
+        timeoutMs,
+      ),
+      LIMIT_MARGINS,
+      { metadata },
+    ),
     queries: await writeTable("queries", gated.queries, QUERIES, { metadata }),
     corpus: await writeTable("corpus", gated.corpus, CORPUS, { metadata }),
     validation: await writeTable("validation", gated.validation, VALIDATION, { metadata }),

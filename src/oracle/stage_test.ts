@@ -6,6 +6,7 @@ import { CORPUS, EXECUTIONS, MUTANTS, QUERIES, REJECTS, TASKS } from "../tables/
 import { runOracleStage } from "./stage.ts";
 import { runSuites } from "./run_suites.ts";
 import { suiteCodeSha } from "./cache.ts";
+import { cacheFileName } from "./cache.ts";
 
 const ADD = "def add(a, b):\n    return a + b\n";
 const ADD_TESTS = ["assert add(1, 2) == 3", "assert add(0, 0) == 0", "assert add(-2, 5) == 3"];
@@ -197,7 +198,7 @@ Deno.test({
 
       // A run killed mid-write leaves a torn last line: it is ignored, and only
       // that suite runs again.
-      const cacheFile = join(out, "cache", "executions", `${first.runtime}-t300.jsonl`);
+      const cacheFile = join(out, "cache", "executions", cacheFileName(first.runtime, 300));
       const text = await Deno.readTextFile(cacheFile);
       const lines = text.trimEnd().split("\n");
       // Tear a plain (first-run) suite: drop its line and leave a torn copy at the end.

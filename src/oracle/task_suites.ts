@@ -91,7 +91,7 @@ export function executionRows(
     for (const [index, o] of r.outcomes.entries()) {
       const row = { code_sha256: r.codeSha, tests_sha256: r.testsSha, runtime, test_index: index };
       executions.push({ ...row, outcome: o.outcome });
-      times.push({ ...row, ms: o.ms });
+      times.push({ ...row, ms: o.ms, cpu_ms: o.cpuMs ?? null });
     }
   }
   type SuiteTest = { code_sha256: string; tests_sha256: string; test_index: number };

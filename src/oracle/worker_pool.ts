@@ -1,6 +1,6 @@
 import { CRASH, type Job, NOT_RUN, type TestOutcome } from "./outcome.ts";
 import { median } from "../common/median.ts";
-import type { Slot, SlotEvents, SlotFactory } from "./slot.ts";
+import type { DeathReport, Slot, SlotEvents, SlotFactory } from "./slot.ts";
 
 interface Pending {
   id: number;
@@ -332,7 +332,7 @@ export class WorkerPool {
             // It hung somewhere in this job (native, or a Pyodide batch that
             // reports phases only now and then); find where, carefully.
             if (p.careful) {
-              while (p.done.length < n) p.done.push({ outcome: report.outcome, ms: report.ms });
+              while (p.done.length < n) p.done.push(deathOutcome(report));
               this.stats.jobs++;
               p.resolve(p.done);
             } else {
@@ -340,14 +340,14 @@ export class WorkerPool {
               requeue.push(p);
             }
           } else if (report.phase < 0) {
-            while (p.done.length < n) p.done.push({ outcome: report.outcome, ms: report.ms });
+            while (p.done.length < n) p.done.push(deathOutcome(report));
             this.stats.jobs++;
             p.resolve(p.done);
           } else {
             // Tests before the phase whose results were lost are simply re-run.
             if (p.done.length > report.phase) p.done.length = report.phase;
             if (p.done.length === report.phase) {
-              p.done.push({ outcome: report.outcome, ms: report.ms });
+              p.done.push(deathOutcome(report));
               if (p.job.stopAtTimeout && report.outcome === "TIMEOUT") {
                 while (p.done.length < n) p.done.push({ outcome: NOT_RUN, ms: 0 });
               }
@@ -373,6 +373,12 @@ export class WorkerPool {
       },
     };
   }
+}
+
+/** The outcome a death gives the test it happened in (CPU ms where the slot measured it). */
+function deathOutcome(report: DeathReport): TestOutcome {
+  const { outcome, ms, cpuMs } = report;
+  return cpuMs === undefined ? { outcome, ms } : { outcome, ms, cpuMs };
 }
 
 function newSlotState(): SlotState {

@@ -12,7 +12,8 @@ import { allPass, timeoutOnly } from "../oracle/outcome.ts";
 import type { Runtime } from "../oracle/pool.ts";
 import { type SuiteResult, SuiteRunner } from "../oracle/run_suites.ts";
 import type { TaskRow } from "../sources/task.ts";
-import { EXECUTION_TIMES, EXECUTIONS, QUERIES, TASKS } from "../tables/schema.ts";
+import { EXECUTION_TIMES, EXECUTIONS, LIMIT_MARGINS, QUERIES, TASKS } from "../tables/schema.ts";
+import { limitMargins } from "../oracle/limit_margins.ts";
 import { cacheEntryFor, detectTestsRule, kitOutcome } from "./cache_keys.ts";
 import { type Bundle, readBundle } from "./read_bundle.ts";
 import { releasedCorpusRow, releasedQueryRows } from "./release_table_rows.ts";
@@ -163,7 +164,7 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
     r.outcomes.forEach((o, i) => {
       const row = { code_sha256: r.codeSha, tests_sha256: r.testsSha, runtime, test_index: i };
       executions.push({ ...row, outcome: o.outcome });
-      times.push({ ...row, ms: o.ms });
+      times.push({ ...row, ms: o.ms, cpu_ms: o.cpuMs ?? null });
     });
   }
 
@@ -190,7 +191,7 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
     r.outcomes.forEach((o, i) => {
       const row = { code_sha256: r.codeSha, tests_sha256: r.testsSha, runtime, test_index: i };
       executions.push({ ...row, outcome: o.outcome });
-      times.push({ ...row, ms: o.ms });
+      times.push({ ...row, ms: o.ms, cpu_ms: o.cpuMs ?? null });
     });
   }
 
@@ -234,6 +235,22 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
   const tables: Record<string, string> = {
     executions: await writeTable("executions", executions, EXECUTIONS, { metadata }),
     execution_times: await writeTable("execution_times", times, EXECUTION_TIMES, { metadata }),
+    limit_margins: await writeTable(
+      "limit_margins",
+      limitMargins(
+        jobs.filter((j) => bundle.corpus.get(j.corpusId)!.label === "correct").map((j) => ({
+          task_id: j.task.task_id,
+          setup: "",
+          code: bundle.corpus.get(j.corpusId)!.code,
+          tests: j.tests,
+        })),
+        times,
+        executions,
+        timeoutMs,
+      ),
+      LIMIT_MARGINS,
+      { metadata },
+    ),
     queries: await writeTable("queries", queries, QUERIES, { metadata }),
     corpus: await writeTable("corpus", corpus, RELEASED_CORPUS, { metadata }),
     validation: await writeTable("validation", validation, VALIDATION, { metadata }),

@@ -13,6 +13,7 @@ import {
   CORPUS,
   EXECUTION_TIMES,
   EXECUTIONS,
+  LIMIT_MARGINS,
   METRICS,
   MODEL_RANKS,
   MUTANTS,
@@ -45,6 +46,11 @@ export interface CatalogEntry {
   /** Written only by a release run (its oracle or compare stage). */
   releaseOnly: boolean;
   /**
+   * Holds measurements (how long work took), which differ between two runs
+   * of the same inputs; every other table is byte-identical between them.
+   */
+  measured: boolean;
+  /**
    * The site's data loader of the table (`docs/data/<name>.arrow.ts`), or
    * why it has none.
    */
@@ -57,9 +63,9 @@ function entry(
   name: string,
   spec: TableSpec,
   stage: string,
-  more: Partial<Pick<CatalogEntry, "releaseOnly" | "loader">> = {},
+  more: Partial<Pick<CatalogEntry, "releaseOnly" | "loader" | "measured">> = {},
 ): CatalogEntry {
-  return { name, spec, stage, releaseOnly: false, loader: loader(name), ...more };
+  return { name, spec, stage, releaseOnly: false, measured: false, loader: loader(name), ...more };
 }
 
 /** The tables in the order the stages write them. */
@@ -67,7 +73,8 @@ export const TABLE_CATALOG: readonly CatalogEntry[] = [
   entry("tasks", TASKS, "tasks"),
   entry("mutants", MUTANTS, "mutate"),
   entry("executions", EXECUTIONS, "oracle"),
-  entry("execution_times", EXECUTION_TIMES, "oracle"),
+  entry("execution_times", EXECUTION_TIMES, "oracle", { measured: true }),
+  entry("limit_margins", LIMIT_MARGINS, "oracle", { measured: true }),
   entry("queries", QUERIES, "oracle"),
   entry("corpus", CORPUS, "oracle"),
   entry("validation", VALIDATION, "oracle"),
@@ -83,7 +90,7 @@ export const TABLE_CATALOG: readonly CatalogEntry[] = [
     },
   }),
   entry("rerank_cost", RERANK_COST, "rerank"),
-  entry("rerank_times", RERANK_TIMES, "rerank"),
+  entry("rerank_times", RERANK_TIMES, "rerank", { measured: true }),
   entry("test_split", TEST_SPLIT, "rerank"),
   entry("metrics", METRICS, "stats"),
   entry("pairwise", PAIRWISE, "stats"),
@@ -121,4 +128,20 @@ export function tablesOf(stage: string, releaseOnly?: boolean): string[] {
       e.stage === stage && (releaseOnly === undefined || e.releaseOnly === releaseOnly)
     )
     .map((e) => e.name);
+}
+
+/**
+ * The tables that hold measurements (see {@link CatalogEntry.measured}):
+ * what two runs of the same inputs may differ in, besides an embedding
+ * file's `created_at`.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { measuredTables } from "./catalog.ts";
+ * deepStrictEqual(measuredTables(), ["execution_times", "limit_margins", "rerank_times"]);
+ * ```
+ */
+export function measuredTables(): string[] {
+  return TABLE_CATALOG.filter((e) => e.measured).map((e) => e.name);
 }

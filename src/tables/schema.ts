@@ -77,10 +77,31 @@ export const EXECUTION_TIMES = tableSpec({
   tests_sha256: "utf8",
   runtime: "utf8",
   test_index: "int32",
+  /** Wall-clock ms the test took. */
   ms: "float64",
+  /** CPU ms its worker used on it, what the per-test limit counts (null: not measured). */
+  cpu_ms: "float64?",
 });
 /** One row of {@link EXECUTION_TIMES}. */
 export type ExecutionTimeRow = RowOf<typeof EXECUTION_TIMES>;
+
+/**
+ * `limit_margins`: each task whose canonical's slowest test used more than a
+ * tenth of the per-test limit, so the reader sees which verdicts are nearest
+ * the limit (src/oracle/limit_margins.ts). Built from measured times, like
+ * `execution_times`: which tasks it lists, and their times, vary between runs.
+ */
+export const LIMIT_MARGINS = tableSpec({
+  task_id: "utf8",
+  test_index: "int32", // the canonical's slowest test
+  outcome: "utf8", // that test's outcome (TIMEOUT: the canonical was dropped for time)
+  cpu_ms: "float64?", // its CPU time, what the limit counts; null where not measured
+  ms: "float64", // its wall-clock time
+  limit_ms: "int32",
+  share: "float64", // cpu_ms (else ms) / limit_ms
+});
+/** One row of {@link LIMIT_MARGINS}. */
+export type LimitMarginRow = RowOf<typeof LIMIT_MARGINS>;
 
 /** The oracle's gate counts, long form: one row per (gate, source). */
 export const VALIDATION = tableSpec({

@@ -5,8 +5,9 @@ import * as arrow from "apache-arrow";
 import { ok } from "node:assert/strict";
 import { sha256Hex } from "../../src/io/hash.ts";
 import { processTree } from "../../src/bench/growth_rss.ts";
+import { measuredTables } from "../../src/tables/catalog.ts";
 
-const MEASUREMENTS = /^(execution_times|rerank_times)\./;
+const MEASUREMENTS = new RegExp(`^(${measuredTables().join("|")})\\.`);
 
 const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
@@ -102,8 +103,8 @@ export async function ended(child: Deno.ChildProcess): Promise<{ code: number; t
 /**
  * sha256 of every table and embedding file, by path relative to out/. With
  * `sansMeasurements`, what records when or how fast work ran is left out —
- * an embedding file's `created_at` and the `execution_times` and
- * `rerank_times` tables — since a run that did the work at other times cannot
+ * an embedding file's `created_at` and the tables of measurements
+ * (`measuredTables()`) — since a run that did the work at other times cannot
  * share it.
  */
 export function digests(out: string, sansMeasurements = false): Record<string, string> {

@@ -18,6 +18,7 @@ export const SQL_CONSOLE_TABLES = [
   "mutants",
   "executions",
   "execution_times",
+  "limit_margins",
   "queries",
   "corpus",
   "rankings",

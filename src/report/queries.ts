@@ -116,6 +116,9 @@ export const ORACLE_AGREE_SQL = "SELECT agree FROM oracle_agreement";
 /** The oracle's gate counts, as written. */
 export const VALIDATION_ROWS_SQL = "SELECT * FROM validation";
 
+/** Canonicals whose slowest test came within a tenth of the time limit, nearest first. */
+export const LIMIT_MARGINS_SQL = "SELECT * FROM limit_margins ORDER BY share DESC, task_id";
+
 /** Every reject, in stage order. */
 export const REJECT_ROWS_SQL = "SELECT * FROM rejects ORDER BY stage, source, locator";
 
@@ -315,6 +318,7 @@ export const REPORT_QUERIES: Record<string, { sql: string; params?: (string | nu
   BUG_MIX_SQL: { sql: BUG_MIX_SQL },
   DISTRACTORS_PER_TASK_SQL: { sql: DISTRACTORS_PER_TASK_SQL },
   REJECT_REASONS_SQL: { sql: REJECT_REASONS_SQL },
+  LIMIT_MARGINS_SQL: { sql: LIMIT_MARGINS_SQL },
   QUERY_LIST_SQL: { sql: QUERY_LIST_SQL },
   QUERY_SNIPPETS_SQL: { sql: QUERY_SNIPPETS_SQL, params: ["builtin/clamp"] },
   QUERY_OUTCOMES_SQL: { sql: QUERY_OUTCOMES_SQL, params: ["builtin/clamp"] },

@@ -41,7 +41,13 @@ export interface Deadline {
    * `budgetMs` counts it from the last heartbeat (or from `arm`).
    */
   clockMs?(): number;
-  /** Wall-clock silence after which the deadline expires whatever the clock says; null: none. */
+  /**
+   * Wall-clock silence after which the deadline expires if the clock moved
+   * by less than {@link BLOCKED_SHARE} of it meanwhile: a worker blocked,
+   * not computing, which its clock would never stop. A starved worker still
+   * gets its share of a core, so it runs into its budget instead, however
+   * busy the machine. null: no backstop.
+   */
   wallMs?(): number | null;
   /** Silence after which, on every tick until the budget passes, `onSoft` is called. */
   softMs?(): number;
@@ -76,6 +82,32 @@ export interface Watchdog<E> {
 export interface Watched<E> {
   kill(): void;
   exited: Promise<E>;
+}
+
+/**
+ * Below this share of wall time on its clock, a silent worker counts as
+ * blocked (see {@link Deadline.wallMs}). A worker that waits on nothing
+ * uses about none (the watcher's own polling); a starved one on a machine
+ * with fifty runnable threads a core still gets twice this.
+ */
+export const BLOCKED_SHARE = 0.01;
+
+/**
+ * Whether a worker silent for `silentMs` of wall time, having used `usedMs`
+ * of its clock, is past a wall backstop of `wallMs` (see {@link Deadline.wallMs}).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { pastWallBackstop } from "./watchdog.ts";
+ * strictEqual(pastWallBackstop(12_000, 3, 10_000), true); // blocked
+ * strictEqual(pastWallBackstop(12_000, 890, 10_000), false); // starved: computing slowly
+ * strictEqual(pastWallBackstop(9_000, 0, 10_000), false);
+ * strictEqual(pastWallBackstop(12_000, 0, null), false);
+ * ```
+ */
+export function pastWallBackstop(silentMs: number, usedMs: number, wallMs: number | null): boolean {
+  return wallMs !== null && silentMs > wallMs && usedMs < BLOCKED_SHARE * silentMs;
 }
 
 /**
@@ -140,7 +172,10 @@ export function watchdog<E>(worker: Watched<E>): Watchdog<E> {
         const budget = deadline.budgetMs();
         if (budget === null) return;
         const silent = performance.now() - last;
-        if (usedMs() > budget || silent > (deadline.wallMs?.() ?? Infinity)) {
+        const used = usedMs();
+        if (
+          used > budget || (clock && pastWallBackstop(silent, used, deadline.wallMs?.() ?? null))
+        ) {
           disarm();
           deadline.onExpired();
         } else if (deadline.onSoft && silent > (deadline.softMs?.() ?? Infinity)) {

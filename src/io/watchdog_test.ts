@@ -152,3 +152,21 @@ Deno.test("watchdog: arm starts the clock's count afresh, heartbeat too", async 
   strictEqual(expiredAt, 1090);
   dog.kill();
 });
+
+Deno.test("watchdog: a starved worker (its clock slow, not still) is not stopped by the wall backstop", async () => {
+  // 3% of wall time on its clock, as on a machine with thirty runnable
+  // threads a core: past the backstop it runs on until its budget.
+  const { dog } = dummy();
+  const t0 = performance.now();
+  const clock = () => 0.03 * (performance.now() - t0);
+  let backstopped = 0;
+  await expiry(dog, {
+    tickMs: 1,
+    clockMs: clock,
+    budgetMs: () => 3,
+    wallMs: () => (performance.now() - t0 > 20 ? (backstopped++, 20) : 20),
+  });
+  const wall = performance.now() - t0;
+  ok(wall >= 100, `expired after ${wall} ms, before its 3 clock-ms budget (100 ms of wall)`);
+  ok(backstopped > 0, "the backstop was past and asked");
+});

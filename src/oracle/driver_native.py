@@ -71,6 +71,10 @@ def _native_main():
     # not charged for waiting for a core; a phase blocked rather than
     # computing meets the wall-clock backstop, this many times the limit.
     backstop_s = timeout_s * (float(sys.argv[3]) if len(sys.argv) > 3 else 10.0)
+    # Past the backstop, a phase counts as blocked only while it gets less
+    # than this share of a core (BLOCKED_SHARE in src/io/watchdog.ts); one
+    # starved on a busy machine still computes, and meets its CPU limit.
+    blocked_share = float(sys.argv[4]) if len(sys.argv) > 4 else 0.01
     mem_bytes = int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 30
     # The protocol uses a private copy of stdout; fd 1 then points to
     # /dev/null so that a snippet's prints cannot corrupt it (and what a
@@ -83,8 +87,15 @@ def _native_main():
     real_exit = os._exit
     here = globals()
     fired = [False]
+    # Wall and CPU clocks at the running phase's start.
+    started = [0.0, 0.0]
 
-    def on_alarm(_sig, frame, *, _fired=fired, _here=here, _Timeout=Timeout):
+    def on_alarm(sig, frame, *, _fired=fired, _here=here, _Timeout=Timeout,
+                 _ALRM=signal.SIGALRM, _perf=time.perf_counter, _cpu=time.process_time,
+                 _started=started, _share=blocked_share):
+        if sig == _ALRM and _cpu() - _started[1] >= _share * (_perf() - _started[0]):
+            # The wall backstop, but the phase is computing: its CPU limit decides.
+            return
         _fired[0] = True
         # Raising inside the harness's own code would lose the phase; the
         # flag alone marks it TIMEOUT there.
@@ -120,6 +131,7 @@ def _native_main():
 
     def run_phase(item, *, _exec=exec, _setitimer=signal.setitimer, _REAL=signal.ITIMER_REAL,
                   _PROF=signal.ITIMER_PROF, _t=timeout_s, _w=backstop_s, _fired=fired,
+                  _started=started,
                   _perf=time.perf_counter, _cpu=time.process_time, _AE=AssertionError,
                   _BE=BaseException, _name=error_name, _type=type, _str=str,
                   _Code=types.CodeType, _cleanup=harness["cleanup"],
@@ -137,6 +149,8 @@ def _native_main():
         st = item[3]
         if index == _CLEANUP:
             # Under the timers too: the snippet's finalizers run here.
+            _started[0] = _perf()
+            _started[1] = _cpu()
             _setitimer(_PROF, _t, 0.05)
             _setitimer(_REAL, _w, 0.05)
             try:
@@ -154,12 +168,12 @@ def _native_main():
                 # setup or code itself failed: every test shares that outcome.
                 return (index, failed, 0.0, 0.0)
         _fired[0] = False
+        t0 = _started[0] = _perf()
+        c0 = _started[1] = _cpu()
         # Re-fire every 50 ms so that a bare `except:` that swallows one
         # alarm gets another.
         _setitimer(_PROF, _t, 0.05)
         _setitimer(_REAL, _w, 0.05)
-        t0 = _perf()
-        c0 = _cpu()
         outcome = None
         try:
             if index == _LOAD:

@@ -10,6 +10,7 @@ import {
 } from "./outcome.ts";
 import type { Slot, SlotEvents, SlotFactory, WireJob } from "./slot.ts";
 import { startDeadline, watchChild } from "../io/child_watchdog.ts";
+import { BLOCKED_SHARE } from "../io/watchdog.ts";
 import { driverSource } from "./driver_source.ts";
 import { WALL_BACKSTOP_FACTOR } from "./pyodide_slots.ts";
 
@@ -152,6 +153,7 @@ export function nativeSlotFactory(options: NativeSlotOptions): SlotFactory {
     String(timeoutMs / 1000),
     String(options.memoryBytes ?? 1 << 30),
     String(WALL_BACKSTOP_FACTOR),
+    String(BLOCKED_SHARE),
   ];
   return async (events: SlotEvents): Promise<Slot> => {
     const key = new Uint8Array(randomBytes(32));

@@ -3,7 +3,7 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { pinnedVersion } from "../io/pinned_version.ts";
 import { driverSource } from "./driver_source.ts";
 import { asOutcome, CRASH, type Outcome, outcomesFromWire, type TestOutcome } from "./outcome.ts";
-import { type Deadline, watchWorker } from "../io/watchdog.ts";
+import { type Deadline, pastWallBackstop, watchWorker } from "../io/watchdog.ts";
 import type { DeathReport, Slot, SlotEvents, SlotFactory, WireJob } from "./slot.ts";
 
 // Layout of the shared control block; must match pyodide_worker.ts.
@@ -150,12 +150,12 @@ export function killAfterMs(timeoutMs: number): number {
 }
 
 /**
- * How many times its CPU limit a phase may last in wall-clock time before
- * the watcher interrupts it (and kills its worker at this many times the
- * kill limit): the backstop for a phase that is blocked rather than
- * computing, which its CPU clock would never stop. A phase that computes
- * meets its CPU limit first unless its thread gets less than a tenth of a
- * core, so on any machine short of that the verdict is the CPU limit's.
+ * How many times its CPU limit a phase may last in wall-clock time, while
+ * using almost no CPU time, before the watcher interrupts it (and kills its
+ * worker at this many times the kill limit): the backstop for a phase that
+ * is blocked rather than computing, which its CPU clock would never stop
+ * (see `BLOCKED_SHARE` in src/io/watchdog.ts). A phase that computes, however
+ * starved of a core, meets its CPU limit instead.
  */
 export const WALL_BACKSTOP_FACTOR = 10;
 
@@ -305,7 +305,11 @@ export function pyodideSlotFactory(options: PyodideSlotOptions): SlotFactory {
         ),
       wallMs: () => lastJob === 0 ? null : WALL_BACKSTOP_FACTOR * (careful ? hardCareful : hard),
       onExpired: () => die("TIMEOUT", dog.silentMs()),
-      softMs: () => careful ? wallSoft : wallSoft + gap,
+      // Interrupts only a phase past the wall backstop that is blocked.
+      softMs: () =>
+        pastWallBackstop(dog.silentMs(), dog.usedMs(), careful ? wallSoft : wallSoft + gap)
+          ? 0
+          : Infinity,
       // The wall-clock backstop's interrupt. Mark which phase it is for,
       // then fire it only if that phase is still running; repeat each tick
       // so a bare `except:` that swallows one KeyboardInterrupt meets the next.

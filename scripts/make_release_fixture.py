@@ -10,16 +10,19 @@ scipy, independently of the kit's TypeScript code. Execution outcomes come from
 really running the snippets (one CPython process, a fresh namespace per
 snippet, a 1 s alarm per test).
 
-Usage (Python 3.11 with numpy and scipy):
-  /root/.pyenv/shims/python3 scripts/make_release_fixture.py
+Usage (the python3 on PATH: Python 3.11 with numpy and scipy):
+  python3 scripts/make_release_fixture.py
       -> test/fixtures/release/paper/ (24 queries, 3 dense systems + BM25)
-  /root/.pyenv/shims/python3 scripts/make_release_fixture.py --out /tmp/release_full \\
+  python3 scripts/make_release_fixture.py --out /tmp/release_full \\
       --queries 939 --systems 23 --dims 1024,1536,2048,3072,4096
       -> a real-size bundle (939 queries, 4,694 snippets, 23 dense systems + BM25)
 
 Deterministic: fixed seeds, no timestamps (zip entries carry 1980-01-01), so
-two runs write byte-identical files. test/fixtures/release/PAPER_FIXTURE.md
-says which parts are documented facts of the release and which are our choices.
+two runs write byte-identical files; and every number it rounds is an exact
+sum rounded once (release_fixture/exact.py), so another BLAS or CPU writes
+the same bytes too (exact.py says what is left to the platform).
+test/fixtures/release/PAPER_FIXTURE.md says which parts are documented facts
+of the release and which are our choices.
 """
 import argparse
 import os

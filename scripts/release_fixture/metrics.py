@@ -8,6 +8,7 @@ from scipy import stats
 import numpy as np
 
 from .config import BOOTSTRAP_SAMPLES, KS, SEED
+from .exact import bootstrap_interval, exact_mean, rounded
 
 
 def per_query_metrics(top_results, correct_ids):
@@ -29,7 +30,7 @@ def per_query_metrics(top_results, correct_ids):
 
 def aggregate(per_query):
     names = ["%s@%d" % (m, k) for k in KS for m in ("exec", "precision", "ndcg", "exec_ndcg_gap")]
-    return {name: round(float(np.mean([pq[name] for pq in per_query])), 4) for name in names}
+    return {name: rounded(exact_mean(pq[name] for pq in per_query), 4) for name in names}
 
 
 _RESAMPLE_COUNTS = {}
@@ -48,11 +49,9 @@ def resample_counts(n):
 
 
 def bootstrap_ci(values):
-    """Percentile 95% interval (numpy linear percentile) of the resampled mean."""
-    values = np.asarray(values, dtype=float)
-    means = resample_counts(len(values)) @ values / len(values)
-    lo, hi = np.percentile(means, [2.5, 97.5])
-    return float(lo), float(hi)
+    """Percentile 95% interval (numpy's linear percentile) of the resampled
+    mean, each mean and the interval computed exactly (exact.py), as Fractions."""
+    return bootstrap_interval(resample_counts(len(values)), [float(v) for v in values])
 
 
 def significant(p, digits=5):
@@ -74,11 +73,11 @@ def pairwise_tests(models, per_query):
                     lo, hi = bootstrap_ci(va - vb)
                     # tests/README.md: execution_precision@k and ndcg@k carry
                     # bootstrap_ci_95 only; exec@k carries every field.
-                    row = {"bootstrap_ci_95": [round(lo, 4), round(hi, 4)]}
+                    row = {"bootstrap_ci_95": [rounded(lo, 4), rounded(hi, 4)]}
                     if metric == "exec":
-                        row.update({"a_rate": round(float(va.mean()), 6),
-                                    "b_rate": round(float(vb.mean()), 6),
-                                    "delta": round(float(va.mean() - vb.mean()), 6)})
+                        a_rate, b_rate = exact_mean(va), exact_mean(vb)
+                        row.update({"a_rate": rounded(a_rate, 6), "b_rate": rounded(b_rate, 6),
+                                    "delta": rounded(a_rate - b_rate, 6)})
                         a_only = int(np.sum((va == 1) & (vb == 0)))
                         b_only = int(np.sum((va == 0) & (vb == 1)))
                         p = 1.0 if a_only + b_only == 0 else stats.binomtest(
@@ -103,8 +102,9 @@ def confidence_intervals(models, per_query):
         for name in interval_metrics():
             values = [pq[name] for pq in per_query[model]]
             lo, hi = bootstrap_ci(values)
-            out[model][name] = {"mean": round(float(np.mean(values)), 4), "ci95_low": round(lo, 4),
-                                "ci95_high": round(hi, 4), "n": len(values),
+            out[model][name] = {"mean": rounded(exact_mean(values), 4),
+                                "ci95_low": rounded(lo, 4), "ci95_high": rounded(hi, 4),
+                                "n": len(values),
                                 "bootstrap_samples": BOOTSTRAP_SAMPLES, "seed": SEED}
     return out
 
@@ -117,8 +117,9 @@ def paired_differences(pairs, per_query):
             diff = np.array([pq[name] for pq in per_query[a]]) - np.array(
                 [pq[name] for pq in per_query[b]])
             lo, hi = bootstrap_ci(diff)
-            entry[name] = {"mean_difference": round(float(diff.mean()), 5), "ci95_low": round(lo, 4),
-                           "ci95_high": round(hi, 4), "n": len(diff),
+            entry[name] = {"mean_difference": rounded(exact_mean(diff), 5),
+                           "ci95_low": rounded(lo, 4), "ci95_high": rounded(hi, 4),
+                           "n": len(diff),
                            "bootstrap_samples": BOOTSTRAP_SAMPLES, "seed": SEED}
         out["%s minus %s" % (a, b)] = entry
     return out

@@ -6,6 +6,7 @@ import re
 import numpy as np
 
 from .config import BM25_B, BM25_K1, SEED, TOP
+from .exact import dot_f32, row_norms, row_norms_f32
 
 
 PROVIDERS = ["orbit", "lumen", "quanta", "vertex-lab", "cirrus", "acme", "nimbus"]
@@ -33,7 +34,11 @@ def dense_systems(n_systems, dims):
 
 
 def _unit_rows(x):
-    return x / np.linalg.norm(x, axis=1, keepdims=True)
+    """Rows divided by their norms, in x's own dtype (float32 or float64); the
+    norms from exact.py, so they do not hang on numpy's reduction order."""
+    if x.dtype == np.float32:
+        return x / row_norms_f32(x)[:, None]
+    return x / row_norms(x)[:, None]
 
 
 def make_vectors(system, queries, corpus):
@@ -60,16 +65,23 @@ def make_vectors(system, queries, corpus):
         direction = rho * q_noise[qi] + math.sqrt(1 - rho * rho) * c_noise[j]
         c_vecs[j] = centres[qi] + 0.8 * direction
     if system["similarity"] == "dot":  # a dot model's vectors carry norms that matter
-        q_vecs *= np.exp(rng.normal(0.0, 0.25, size=(n_q, 1)))
-        c_vecs *= np.exp(rng.normal(0.0, 0.25, size=(len(corpus), 1)))
+        # math.exp, not np.exp: numpy's vectorised exp is other code on AVX-512 CPUs.
+        q_vecs *= _exp(rng.normal(0.0, 0.25, size=(n_q, 1)))
+        c_vecs *= _exp(rng.normal(0.0, 0.25, size=(len(corpus), 1)))
     return q_vecs.astype(np.float32), c_vecs.astype(np.float32)
 
 
+def _exp(x):
+    return np.vectorize(math.exp, otypes=[np.float64])(x)
+
+
 def dense_similarity(q, c, similarity):
-    """Similarity in float32 from the matrices as saved."""
+    """Similarity in float32 from the matrices as saved: the exact dot product
+    of the float32 rows (of the float32 unit rows for cosine), rounded once
+    (exact.dot_f32), so no BLAS's summation order shows in the bundle."""
     if similarity == "dot":
-        return q @ c.T
-    return _unit_rows(q) @ _unit_rows(c).T
+        return dot_f32(q, c)
+    return dot_f32(_unit_rows(q), _unit_rows(c))
 
 
 def tokens(text):
@@ -92,15 +104,19 @@ def bm25_scores(queries, corpus):
     lengths = tf.sum(axis=1)
     df = (tf > 0).sum(axis=0)
     n = len(docs)
-    idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    # math.log, not np.log: numpy's vectorised log is other code on AVX-512 CPUs.
+    idf = np.array([math.log(x) for x in (1.0 + (n - df + 0.5) / (df + 0.5)).tolist()])
+    # Token counts are integers: their sum is exact, the mean rounded once.
     norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths / lengths.mean())
     weights = idf * tf * (BM25_K1 + 1) / (tf + norm[:, None])
-    counts = np.zeros((len(vocab), len(queries)))
+    # A document's score: the exactly rounded sum (math.fsum) of one term
+    # score per occurrence of a query token, not a matrix product whose
+    # rounding hangs on the BLAS (and could part two identical documents).
+    scores = np.zeros((len(queries), len(docs)))
     for qi, q in enumerate(queries):
-        for tok in tokens(q["query"]):
-            if tok in vocab:
-                counts[vocab[tok], qi] += 1
-    return (weights @ counts).T
+        columns = [vocab[tok] for tok in tokens(q["query"]) if tok in vocab]
+        scores[qi] = [math.fsum(row) for row in weights[:, columns].tolist()]
+    return scores
 
 
 def top_indices(scores):

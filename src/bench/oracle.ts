@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { parseFlags, positiveInt, printJson, UserError } from "../cli/command.ts";
 import { readTableRows } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
@@ -10,11 +9,12 @@ import { MUTANTS, TASKS } from "../tables/schema.ts";
 import { median } from "../common/median.ts";
 import { nativeRuntime } from "../oracle/native_slots.ts";
 import { interpreterFloor } from "./oracle_floor.ts";
+import { loadManifest, obtainSource, SourceError, type SourceFile } from "../sources/external.ts";
 
 /**
  * The bench corpus: canonicals and mutants from the pipeline's tables, or,
- * when they are absent, MBPP canonicals from the mirror with a few textual
- * single-edit variants each. Deterministic: the first `size` suites in task order.
+ * when they are absent, MBPP canonicals with a few textual single-edit
+ * variants each ({@link mbppCorpus}). Deterministic: the first `size` suites in task order.
  */
 export async function benchCorpus(size: number): Promise<{ jobs: Job[]; from: string }> {
   try {
@@ -37,9 +37,10 @@ export async function benchCorpus(size: number): Promise<{ jobs: Job[]; from: st
     }
     if (jobs.length > 0) return { jobs: jobs.slice(0, size), from: "out/tables tasks + mutants" };
   } catch {
-    // No pipeline tables yet: fall back to the mirror.
+    // No pipeline tables yet: fall back to MBPP.
   }
-  return { jobs: await mirrorCorpus(size), from: "MBPP mirror + textual mutants" };
+  const { jobs, via } = await mbppCorpus(size);
+  return { jobs, from: `MBPP (${via}) + textual mutants` };
 }
 
 const EDITS: [string, string][] = [
@@ -53,21 +54,30 @@ const EDITS: [string, string][] = [
   [" > ", " >= "],
 ];
 
-async function mirrorCorpus(size: number): Promise<Job[]> {
-  const dir = Deno.env.get("EXECRET_MIRROR") ?? "/work/shared/datasets";
-  const path = join(dir, "mbpp.jsonl");
-  let text: string;
+/**
+ * MBPP's canonicals, each with a few textual single-edit variants. MBPP comes
+ * the way the tasks stage gets it (`obtainSource`): from `EXECRET_MIRROR`,
+ * else the kit's verified source cache, else the official download, so the
+ * bench runs wherever `make reproduce` can, with no folder of this machine
+ * assumed.
+ */
+async function mbppCorpus(size: number): Promise<{ jobs: Job[]; via: string }> {
+  let file: SourceFile;
   try {
-    text = await Deno.readTextFile(path);
-  } catch {
-    throw new UserError(`${path}: no tasks/mutants tables and no MBPP mirror to build a corpus`);
+    const spec = (await loadManifest()).mbpp;
+    file = await obtainSource(spec, { mirror: Deno.env.get("EXECRET_MIRROR") || undefined });
+  } catch (e) {
+    if (!(e instanceof SourceError)) throw e;
+    throw new UserError(
+      `no tasks/mutants tables, and no MBPP to build a corpus from: ${e.message}`,
+    );
   }
   const jobs: Job[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    const row = JSON.parse(line) as { code: string; test_list: string[]; test_setup_code?: string };
+  for (const { value } of file.records) {
+    // data/sources.json pins these fields' types, and obtainSource checked them.
+    const row = value as { code: string; test_list: string[]; test_setup_code: string };
     const code = row.code.replaceAll("\r\n", "\n");
-    const job = { setup: row.test_setup_code ?? "", tests: row.test_list };
+    const job = { setup: row.test_setup_code, tests: row.test_list };
     jobs.push({ ...job, code });
     for (const [from, to] of EDITS) {
       const at = code.indexOf(from);
@@ -77,7 +87,7 @@ async function mirrorCorpus(size: number): Promise<Job[]> {
     }
     if (jobs.length >= size) break;
   }
-  return jobs.slice(0, size);
+  return { jobs: jobs.slice(0, size), via: file.via };
 }
 
 /** Per job: true/false when a cached oracle run says whether it times out, else undefined. */

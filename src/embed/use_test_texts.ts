@@ -1,29 +1,14 @@
 /**
  * Real texts for the tests of the USE fast path: MBPP's solutions and task
- * texts from the dataset mirror (EXECRET_MIRROR, else ../shared/datasets
- * beside the repository; CI always has one, and without it the tests fail
- * loudly rather than pass on nothing).
+ * texts, obtained as the kit obtains MBPP (src/sources/real_task_sets.ts:
+ * EXECRET_MIRROR, else the source cache `make reproduce` fills, else the
+ * official download). Without any of them the tests fail with one line
+ * naming EXECRET_MIRROR rather than pass on nothing.
  */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { realTaskSet } from "../sources/real_task_sets.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-/** The dataset mirror (EXECRET_MIRROR, else ../shared/datasets beside the repository). */
-function mirrorFolder(): string {
-  const fromEnv = Deno.env.get("EXECRET_MIRROR");
-  if (fromEnv) return fromEnv;
-  const beside = resolve(ROOT, "../shared/datasets");
-  if (existsSync(join(beside, "mbpp.jsonl"))) return beside;
-  throw new Error("no dataset mirror: set EXECRET_MIRROR to a folder holding mbpp.jsonl");
-}
-
-/** MBPP's solutions and task texts, as the mirror has them (CRLF, tabs and all). */
+/** MBPP's solutions and task texts, in id order, as the file has them (CRLF, tabs and all). */
 export async function mbppTexts(): Promise<string[]> {
-  const raw = await Deno.readTextFile(join(mirrorFolder(), "mbpp.jsonl"));
-  return raw.split("\n").filter((l) => l.trim() !== "").flatMap((l) => {
-    const r = JSON.parse(l) as { code: string; text: string };
-    return [r.code, r.text];
-  });
+  const file = await realTaskSet("mbpp");
+  return file.records.flatMap(({ value }) => [value.code as string, value.text as string]);
 }

@@ -7,8 +7,11 @@
  */
 import { crc32, type NdArray, readNpz } from "./npz.ts";
 
-/** The python3 with numpy the tests use. */
-export const PYTHON = "/root/.pyenv/shims/python3";
+/**
+ * The Python the tests write real archives with: whichever `python3` PATH
+ * finds, as a user's machine has it (it needs numpy).
+ */
+export const PYTHON = "python3";
 
 /** Whether `PYTHON` runs and imports numpy (tests needing it are ignored otherwise). */
 export async function numpyAvailable(): Promise<boolean> {
@@ -21,16 +24,28 @@ export async function numpyAvailable(): Promise<boolean> {
   }
 }
 
-/** Run a Python program in `cwd`; its stdout, or a thrown error with its stderr. */
+/**
+ * Run a Python program in `cwd`; its stdout. A missing `python3` or numpy is
+ * one line saying what to install; any other failure carries Python's stderr.
+ */
 export async function runPython(code: string, cwd: string): Promise<string> {
-  const out = await new Deno.Command(PYTHON, {
-    args: ["-c", code],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  })
-    .output();
-  if (!out.success) throw new Error(`python failed: ${new TextDecoder().decode(out.stderr)}`);
+  let out: Deno.CommandOutput;
+  try {
+    out = await new Deno.Command(PYTHON, {
+      args: ["-c", code],
+      cwd,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    throw new Error(`${PYTHON} not found on PATH: install Python 3 with numpy to write .npz files`);
+  }
+  const stderr = new TextDecoder().decode(out.stderr);
+  if (!out.success && /No module named '?numpy/.test(stderr)) {
+    throw new Error(`${PYTHON} on PATH cannot import numpy: install numpy for it`);
+  }
+  if (!out.success) throw new Error(`python failed: ${stderr}`);
   return new TextDecoder().decode(out.stdout);
 }
 

@@ -164,11 +164,20 @@ export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/**
+ * The kit's verified download cache of task sets, `sources/` in the cache
+ * folder (`EXECRET_CACHE`, else `<EXECRET_OUT or out>/cache`), as the
+ * environment names it now.
+ */
+export function sourceCacheDir(): string {
+  return join(cacheDir(), "sources");
+}
+
 /** Options for {@link obtainSource}. */
 export interface ObtainOptions {
   /** Folder to read `<spec.file>` from instead of downloading (EXECRET_MIRROR). */
   mirror?: string;
-  /** Download cache folder (default `cacheDir()/sources`). */
+  /** Download cache folder (default {@link sourceCacheDir}). */
   cache?: string;
   /** Download address (default: `$<spec.url_env>`, else `spec.url`). */
   url?: string;
@@ -205,7 +214,7 @@ export async function obtainSource(
     return { origin: path, via: "mirror", records: await verifySourceBytes(bytes, spec, path) };
   }
 
-  const cachePath = join(options.cache ?? join(cacheDir(), "sources"), spec.file);
+  const cachePath = join(options.cache ?? sourceCacheDir(), spec.file);
   const cached = await readIfExists(cachePath);
   if (cached) {
     try {

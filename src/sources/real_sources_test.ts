@@ -1,29 +1,16 @@
 /**
- * The real MBPP and HumanEval files, read from the dataset mirror
- * (EXECRET_MIRROR, else ../shared/datasets beside the repository). CI always
- * has one; without it these tests fail loudly instead of passing silently.
+ * The real MBPP and HumanEval files, obtained as the kit obtains them
+ * (real_task_sets.ts: EXECRET_MIRROR, else the source cache `make reproduce`
+ * fills, else the official download). Without any of them these tests fail
+ * with one line naming EXECRET_MIRROR instead of passing silently.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { DOMAINS } from "../tables/schema.ts";
 import { loadManifest, obtainSource } from "./external.ts";
 import { pythonSyntax } from "./python_syntax.ts";
+import { realTaskSetsFolder } from "./real_task_sets.ts";
 import { buildTasks, summarize } from "./stage.ts";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-function mirrorFolder(): string {
-  const fromEnv = Deno.env.get("EXECRET_MIRROR");
-  if (fromEnv) return fromEnv;
-  const beside = resolve(ROOT, "../shared/datasets");
-  if (existsSync(join(beside, "mbpp.jsonl"))) return beside;
-  throw new Error(
-    "no dataset mirror: set EXECRET_MIRROR to a folder holding mbpp.jsonl and " +
-      "HumanEval.jsonl.gz (CI sets it to ../shared/datasets)",
-  );
-}
 
 /**
  * Rejects expected from the pinned files, each with its reason. A change here
@@ -34,13 +21,10 @@ const DOCUMENTED_REJECTS: { locator: string; reason: string }[] = [];
 /** HumanEval tasks whose check() is not a flat list of asserts, kept whole. */
 const HUMANEVAL_WHOLE = [32, 38, 44, 50, 53, 129, 151];
 
-Deno.test("real MBPP + HumanEval from the mirror: 974 + 164 tasks, minus documented rejects", async () => {
+Deno.test("real MBPP + HumanEval: 974 + 164 tasks, minus documented rejects", async () => {
+  const folder = await realTaskSetsFolder(); // before the clock: a download is not the load
   const started = performance.now();
-  const built = await buildTasks({
-    sources: ["mbpp", "humaneval"],
-    mirror: mirrorFolder(),
-    quiet: true,
-  });
+  const built = await buildTasks({ sources: ["mbpp", "humaneval"], mirror: folder, quiet: true });
   const seconds = (performance.now() - started) / 1000;
   const result = summarize(built);
   assertEquals(
@@ -76,7 +60,11 @@ Deno.test("real MBPP + HumanEval from the mirror: 974 + 164 tasks, minus documen
 });
 
 Deno.test("real MBPP: CRLF and tabs kept, setup code, challenge tests, derived entry points", async () => {
-  const built = await buildTasks({ sources: ["mbpp"], mirror: mirrorFolder(), quiet: true });
+  const built = await buildTasks({
+    sources: ["mbpp"],
+    mirror: await realTaskSetsFolder(),
+    quiet: true,
+  });
   const byId = new Map(built.rows.map((r) => [r.source_id, r]));
   assertEquals(byId.get("1")!.canonical.includes("\r\n\ttc[0][0] = cost[0][0]"), true);
   // The only two MBPP tasks with setup code build trees from the code's Node
@@ -96,7 +84,11 @@ Deno.test("real MBPP: CRLF and tabs kept, setup code, challenge tests, derived e
 });
 
 Deno.test("real HumanEval: docstring queries, split asserts bound to the entry point", async () => {
-  const built = await buildTasks({ sources: ["humaneval"], mirror: mirrorFolder(), quiet: true });
+  const built = await buildTasks({
+    sources: ["humaneval"],
+    mirror: await realTaskSetsFolder(),
+    quiet: true,
+  });
   const byId = new Map(built.rows.map((r) => [r.source_id, r]));
   const first = byId.get("HumanEval/0")!;
   assertEquals(
@@ -130,11 +122,11 @@ Deno.test("real HumanEval: docstring queries, split asserts bound to the entry p
 });
 
 Deno.test("real files served on loopback download, verify against the pins and cache", async () => {
-  const mirror = mirrorFolder();
+  const folder = await realTaskSetsFolder();
   const manifest = await loadManifest();
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
     const name = new URL(request.url).pathname.slice(1);
-    return new Response(await Deno.readFile(join(mirror, name)));
+    return new Response(await Deno.readFile(join(folder, name)));
   });
   const cache = await Deno.makeTempDir();
   try {
@@ -145,7 +137,7 @@ Deno.test("real files served on loopback download, verify against the pins and c
       assertEquals([file.via, file.records.length], ["download", spec.rows]);
       assertEquals(
         await Deno.readFile(join(cache, spec.file)),
-        await Deno.readFile(join(mirror, spec.file)),
+        await Deno.readFile(join(folder, spec.file)),
       );
       assertEquals((await obtainSource(spec, { url, cache, quiet: true })).via, "cache");
     }

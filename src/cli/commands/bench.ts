@@ -31,7 +31,8 @@ bench mutate options:
 
 bench oracle options:
   --size N         suites in the corpus (default 5000), from out/tables tasks
-                   and mutants when present, else MBPP from the mirror;
+                   and mutants when present, else MBPP (as the tasks
+                   stage gets it: mirror, cache or download);
                    suites that time out are left out
   --workers N      workers per runtime (default: the machine's cores)
   --timeout-ms N   per-test timeout (default 250)

@@ -15,6 +15,7 @@ import {
   VALIDATION,
 } from "../src/tables/schema.ts";
 import { RERANK_COST, RERANK_TIMES, TEST_SPLIT } from "../src/tables/rerank.ts";
+import { BOARD_ENTRIES, LEADERBOARD } from "../src/tables/board.ts";
 import { RELEASE_TABLES } from "./release_tables.ts";
 import { tableBytes } from "./table_stream.ts";
 import { unionBytes } from "./reranked_union.ts";
@@ -32,12 +33,15 @@ const OPTIONAL: Record<string, TableSpec> = {
   rerank_times: RERANK_TIMES,
   rerank_rankings: RANKINGS,
   test_split: TEST_SPLIT,
+  board_entries: BOARD_ENTRIES,
+  board_rankings: RANKINGS,
+  leaderboard: LEADERBOARD,
 };
 
 /** Tables made for the site rather than read as they are. */
 const MADE: Record<string, () => Promise<Uint8Array>> = {
-  rankings: () => unionBytes("rankings", "rerank_rankings"),
-  per_query: () => unionBytes("per_query", "rerank_per_query"),
+  rankings: () => unionBytes("rankings", ["rerank_rankings", "board_rankings"]),
+  per_query: () => unionBytes("per_query", ["rerank_per_query", "board_per_query"]),
   margins: () => perQuerySubset(["margin"]),
   outcomes: () => snippetOutcomesStream(),
 };

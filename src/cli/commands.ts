@@ -13,6 +13,7 @@ import { reproduceCommand } from "./commands/reproduce.ts";
 import { importReleaseCommand } from "./commands/import_release.ts";
 import { fetchReleaseCommand } from "./commands/fetch_release.ts";
 import { mergeCacheCommand } from "./commands/merge_cache.ts";
+import { leaderboardCommand } from "./commands/leaderboard.ts";
 
 /** Every subcommand, in pipeline order. */
 export const commands: Command[] = [
@@ -22,6 +23,7 @@ export const commands: Command[] = [
   embedCommand,
   scoreCommand,
   statsCommand,
+  leaderboardCommand,
   exportCommand,
   sqlCommand,
   checkCommand,

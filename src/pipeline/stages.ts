@@ -13,6 +13,8 @@ import { invocationFor, userInvocationFiles } from "../embed/invocations.ts";
 import { isSparse, providerEntry } from "../embed/registry.ts";
 import { runScoreStage } from "../score/stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
+import { runBoardStage } from "../leaderboard/board_stage.ts";
+import { LEADERBOARD_DIR, listEntries } from "../leaderboard/entries.ts";
 import { resultsPath, writeResultsFiles } from "../export/release_results.ts";
 import { stageRejectFiles, summarizeRejects, writeCombinedRejects } from "../tables/rejects.ts";
 import { pick, readTableRows } from "../io/arrow_table.ts";
@@ -70,6 +72,13 @@ const committed = (path: string) => join(REPO_ROOT, path);
 /** The invocation tables configs are read from: the built-in one and the user's own. */
 function invocationTables(): string[] {
   return [committed("data/invocations.json"), ...userInvocationFiles()];
+}
+
+/** Every file of the benchmark's leaderboard entries (adding, changing or removing one reruns the board). */
+function boardFiles(benchmark: string): string[] {
+  return listEntries(LEADERBOARD_DIR, benchmark).flatMap((e) =>
+    [...Deno.readDirSync(e.dir)].filter((f) => f.isFile).map((f) => join(e.dir, f.name)).sort()
+  );
 }
 
 function mirrorFiles(): string[] {
@@ -331,8 +340,34 @@ export const STAGES: StageDef[] = [
     },
   },
   {
-    name: "stats",
+    // The committed leaderboard entries of this benchmark, scored as configs.
+    name: "board",
     after: ["rerank"],
+    tables: tablesOf("board"),
+    inputs: (p) =>
+      Promise.resolve({
+        settings: {
+          benchmark: p.name,
+          ks: p.ks,
+          entries: listEntries(LEADERBOARD_DIR, p.name).map((e) => e.name),
+        },
+        files: [
+          ...["queries", "corpus", "per_query", "rerank_per_query"].map(table),
+          ...boardFiles(p.name),
+          ...invocationTables(),
+        ],
+        entry: "src/leaderboard/board_stage.ts",
+      }),
+    outputs() {
+      return Promise.resolve([...this.tables.map(table), rejects("board")]);
+    },
+    run: async (p, quiet) => {
+      await runBoardStage({ benchmark: p.name, ks: p.ks, quiet });
+    },
+  },
+  {
+    name: "stats",
+    after: ["board"],
     // Each stage writes its own rejects_<stage> table; the combined `rejects`
     // is complete once the stages before stats have run, so stats writes it,
     // stamped with those files as inputs like any other output.
@@ -340,7 +375,10 @@ export const STAGES: StageDef[] = [
     inputs: (p) =>
       Promise.resolve({
         settings: { ks: p.ks, bootstrap: p.bootstrap, seed: p.seed },
-        files: [table("per_query"), table("rerank_per_query"), ...stageRejectFiles()],
+        files: [
+          ...["per_query", "rerank_per_query", "board_per_query", "board_entries"].map(table),
+          ...stageRejectFiles(),
+        ],
         entry: "src/stats/stage.ts",
         assets: [DOT_WORKER, "src/tables/rejects.ts"],
       }),

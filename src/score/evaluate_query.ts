@@ -43,7 +43,7 @@ export function poolContext(docs: readonly PoolDoc[]): PoolContext {
 export function evaluateQuery(
   config: string,
   query: BenchmarkQuery,
-  scores: Float32Array,
+  scores: Float32Array | Float64Array,
   ctx: PoolContext,
   ks: readonly number[],
   registry: readonly MetricEntry[] = METRIC_REGISTRY,

@@ -39,7 +39,7 @@ export interface QueryRanking {
  * ```
  */
 export function rankQuery(
-  scores: Float32Array,
+  scores: Float32Array | Float64Array,
   pool: Pool,
   queryHash: number,
   depth: number,

@@ -1,4 +1,6 @@
-import { type RowOf, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, type RowOf, writeTable } from "../io/arrow_table.ts";
+import { BOARD_ENTRIES, LEADERBOARD } from "../tables/board.ts";
+import { leaderboardRows, SEPARABLE_P } from "./leaderboard_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { BREAKDOWNS, METRICS, MODEL_RANKS, PAIRWISE } from "../tables/schema.ts";
@@ -169,6 +171,17 @@ export function computeStats(
   return { metrics, pairwise, breakdowns, model_ranks };
 }
 
+/** The board stage's verified entries, or none when it wrote no table. */
+async function boardEntries(): Promise<RowOf<typeof BOARD_ENTRIES>[]> {
+  try {
+    await Deno.stat(tablePath("board_entries"));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  return await readTableRows(tablePath("board_entries"), BOARD_ENTRIES);
+}
+
 /**
  * The stats stage: read `per_query.arrow` (plus `rerank_per_query.arrow`
  * when the rerank stage wrote it), write `metrics.arrow`,
@@ -180,9 +193,11 @@ export async function runStatsStage(options: StatsStageOptions = {}): Promise<St
   const t0 = performance.now();
   const B = options.bootstrap ?? BOOTSTRAP_RESAMPLES;
   const seed = options.seed ?? BOOTSTRAP_SEED;
-  // The rerank stage's configs (when it ran) are configs like any other.
+  // The rerank stage's configs and the board's entries (when those stages
+  // wrote rows) are configs like any other.
   const pq = await readPerQueryMatrix(tablePath("per_query"), options.ks, [
     tablePath("rerank_per_query"),
+    tablePath("board_per_query"),
   ]);
   if (pq.configs.length === 0) throw new Error(`${tablePath("per_query")}: no rows`);
   const tables = computeStats(pq, { bootstrap: B, seed, quiet: options.quiet });
@@ -202,6 +217,18 @@ export async function runStatsStage(options: StatsStageOptions = {}): Promise<St
     tables.model_ranks,
     MODEL_RANKS,
     { metadata: { ...metadata, rank: "1 + configs strictly better; interval rounded outward" } },
+  );
+  await writeTable(
+    "leaderboard",
+    leaderboardRows(tables.metrics, tables.model_ranks, tables.pairwise, await boardEntries()),
+    LEADERBOARD,
+    {
+      metadata: {
+        ...metadata,
+        conservative_rank: "1 + models whose exec@1 lower bound is above this one's upper bound",
+        separable: `exact McNemar at exec@1, Holm over every pair on the board, p < ${SEPARABLE_P}`,
+      },
+    },
   );
   return {
     configs: pq.configs,

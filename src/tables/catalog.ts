@@ -26,6 +26,7 @@ import {
   VALIDATION,
 } from "./schema.ts";
 import { RERANK_COST, RERANK_TIMES, TEST_SPLIT } from "./rerank.ts";
+import { BOARD_ENTRIES, LEADERBOARD } from "./board.ts";
 import {
   ORACLE_AGREEMENT,
   ORACLE_DISAGREEMENTS,
@@ -92,12 +93,24 @@ export const TABLE_CATALOG: readonly CatalogEntry[] = [
   entry("rerank_cost", RERANK_COST, "rerank"),
   entry("rerank_times", RERANK_TIMES, "rerank", { measured: true }),
   entry("test_split", TEST_SPLIT, "rerank"),
+  entry("board_entries", BOARD_ENTRIES, "board"),
+  entry("board_rankings", RANKINGS, "board", {
+    loader: {
+      none: "docs/data/rankings.arrow.ts serves it with rankings (loaders/reranked_union.ts)",
+    },
+  }),
+  entry("board_per_query", PER_QUERY, "board", {
+    loader: {
+      none: "docs/data/per_query.arrow.ts serves it with per_query (loaders/reranked_union.ts)",
+    },
+  }),
   entry("metrics", METRICS, "stats"),
   entry("pairwise", PAIRWISE, "stats"),
   entry("breakdowns", BREAKDOWNS, "stats"),
   entry("model_ranks", MODEL_RANKS, "stats", {
     loader: { none: "no page shows it; SQL and the exports read it" },
   }),
+  entry("leaderboard", LEADERBOARD, "stats"),
   entry("rejects", REJECTS, "stats"),
   entry("paper_comparison", PAPER_COMPARISON, "compare", { releaseOnly: true }),
   entry("ranking_agreement", RANKING_AGREEMENT, "compare", { releaseOnly: true }),

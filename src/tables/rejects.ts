@@ -9,7 +9,15 @@ import { type RejectRow, REJECTS } from "./schema.ts";
 export type Reject = RejectRow;
 
 /** Stages in pipeline order; the combined table lists their rejects in this order. */
-export const REJECT_STAGES = ["tasks", "mutate", "oracle", "embed", "score", "import"] as const;
+export const REJECT_STAGES = [
+  "tasks",
+  "mutate",
+  "oracle",
+  "embed",
+  "score",
+  "board",
+  "import",
+] as const;
 
 /**
  * Record a stage's rejects: write `rejects_<stage>.arrow`, replacing that

@@ -32,6 +32,7 @@ export const FOLDER_ORDER: readonly (readonly string[])[] = [
   ["metrics"],
   ["score"],
   ["rerank"],
+  ["leaderboard"],
   ["stats"],
   ["export"],
   ["report"],

@@ -13,7 +13,7 @@ import { invocationFor, userInvocationFiles } from "../embed/invocations.ts";
 import { isSparse, providerEntry } from "../embed/registry.ts";
 import { runScoreStage } from "../score/stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
-import { runBoardStage } from "../leaderboard/board_stage.ts";
+import { runBoardStage } from "../leaderboard/stage.ts";
 import { LEADERBOARD_DIR, listEntries } from "../leaderboard/entries.ts";
 import { resultsPath, writeResultsFiles } from "../export/release_results.ts";
 import { stageRejectFiles, summarizeRejects, writeCombinedRejects } from "../tables/rejects.ts";
@@ -341,9 +341,9 @@ export const STAGES: StageDef[] = [
   },
   {
     // The committed leaderboard entries of this benchmark, scored as configs.
-    name: "board",
+    name: "leaderboard",
     after: ["rerank"],
-    tables: tablesOf("board"),
+    tables: tablesOf("leaderboard"),
     inputs: (p) =>
       Promise.resolve({
         settings: {
@@ -356,10 +356,10 @@ export const STAGES: StageDef[] = [
           ...boardFiles(p.name),
           ...invocationTables(),
         ],
-        entry: "src/leaderboard/board_stage.ts",
+        entry: "src/leaderboard/stage.ts",
       }),
     outputs() {
-      return Promise.resolve([...this.tables.map(table), rejects("board")]);
+      return Promise.resolve([...this.tables.map(table), rejects("leaderboard")]);
     },
     run: async (p, quiet) => {
       await runBoardStage({ benchmark: p.name, ks: p.ks, quiet });
@@ -367,7 +367,7 @@ export const STAGES: StageDef[] = [
   },
   {
     name: "stats",
-    after: ["board"],
+    after: ["leaderboard"],
     // Each stage writes its own rejects_<stage> table; the combined `rejects`
     // is complete once the stages before stats have run, so stats writes it,
     // stamped with those files as inputs like any other output.

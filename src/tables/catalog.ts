@@ -93,13 +93,13 @@ export const TABLE_CATALOG: readonly CatalogEntry[] = [
   entry("rerank_cost", RERANK_COST, "rerank"),
   entry("rerank_times", RERANK_TIMES, "rerank", { measured: true }),
   entry("test_split", TEST_SPLIT, "rerank"),
-  entry("board_entries", BOARD_ENTRIES, "board"),
-  entry("board_rankings", RANKINGS, "board", {
+  entry("board_entries", BOARD_ENTRIES, "leaderboard"),
+  entry("board_rankings", RANKINGS, "leaderboard", {
     loader: {
       none: "docs/data/rankings.arrow.ts serves it with rankings (loaders/reranked_union.ts)",
     },
   }),
-  entry("board_per_query", PER_QUERY, "board", {
+  entry("board_per_query", PER_QUERY, "leaderboard", {
     loader: {
       none: "docs/data/per_query.arrow.ts serves it with per_query (loaders/reranked_union.ts)",
     },

@@ -15,7 +15,7 @@ export const REJECT_STAGES = [
   "oracle",
   "embed",
   "score",
-  "board",
+  "leaderboard",
   "import",
 ] as const;
 

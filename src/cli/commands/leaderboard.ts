@@ -4,7 +4,7 @@ import { outDir } from "../../io/paths.ts";
 import { invocationFor } from "../../embed/invocations.ts";
 import { missingRequirements } from "../../embed/registry.ts";
 import { addEntry } from "../../leaderboard/add_entry.ts";
-import { verifyBoard } from "../../leaderboard/board_stage.ts";
+import { verifyBoard } from "../../leaderboard/stage.ts";
 import { entryPath, LEADERBOARD_DIR, listEntries } from "../../leaderboard/entries.ts";
 import type { EntryOutcome } from "../../leaderboard/verify_entry.ts";
 import { meanOf } from "../../leaderboard/verify_entry.ts";

@@ -1,5 +1,5 @@
 /**
- * The board stage: the committed leaderboard entries of this run's
+ * The leaderboard stage: the committed leaderboard entries of this run's
  * benchmark, verified and scored against this run's pool and verdicts, as
  * configs beside the run's own. Writes `board_entries`, `board_rankings`,
  * `board_per_query` (read by the stats stage with the run's own per_query,
@@ -95,7 +95,7 @@ export async function verifyBoard(
   };
   const entries = options.entries ??
     listEntries(options.root ?? LEADERBOARD_DIR, options.benchmark);
-  const bar = progress("board", entries.length, { quiet: options.quiet });
+  const bar = progress("leaderboard", entries.length, { quiet: options.quiet });
   const models = new Map<string, string>();
   const outcomes: EntryOutcome[] = [];
   for (const entry of entries) {
@@ -119,7 +119,7 @@ export async function runBoardStage(
   for (const o of outcomes) {
     if (!o.ok) {
       rejects.push({
-        stage: "board",
+        stage: "leaderboard",
         source: "leaderboard",
         locator: o.entry.shown,
         reason: o.reason,
@@ -152,7 +152,7 @@ export async function runBoardStage(
   await writeTable("board_entries", entries, BOARD_ENTRIES);
   await writeTable("board_rankings", rankings, RANKINGS);
   await writeTable("board_per_query", perQuery, PER_QUERY);
-  await writeRejects("board", rejects);
+  await writeRejects("leaderboard", rejects);
   for (const r of rejects) console.error(`board: refused ${r.reason}`);
   return { verified: entries.length, refused: rejects.length };
 }

@@ -209,15 +209,21 @@ export function toParquet(ipcStream: Uint8Array): Uint8Array {
   return writeParquet(ParquetTable.fromIPCStream(ipcStream), props);
 }
 
+/** A table file that is not there (its stage has not run, or wrote none in this run). */
+export class TableNotFound extends Error {
+  constructor(readonly path: string) {
+    super(`${path}: table not found (run the stage that writes it first)`);
+    this.name = "TableNotFound";
+  }
+}
+
 /** Read an Arrow stream (or file) table from disk. */
 export async function readTable(path: string): Promise<arrow.Table> {
   let bytes: Uint8Array;
   try {
     bytes = await Deno.readFile(path);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      throw new Error(`${path}: table not found (run the stage that writes it first)`);
-    }
+    if (e instanceof Deno.errors.NotFound) throw new TableNotFound(path);
     throw e;
   }
   return arrow.tableFromIPC(bytes);

@@ -15,8 +15,7 @@
  *
  * @module
  */
-import { relative } from "node:path";
-import { readTableRows, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, TableNotFound, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { missingRequirements, providerEntry, providerFor } from "../embed/registry.ts";
@@ -53,7 +52,7 @@ async function runConfigs(): Promise<Set<string>> {
     try {
       for (const r of await readTableRows(tablePath(table), CONFIG_ONLY)) names.add(r.config);
     } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
+      if (!(e instanceof TableNotFound)) throw e;
     }
   }
   return names;
@@ -111,7 +110,6 @@ export async function runBoardStage(
   options: BoardStageOptions,
 ): Promise<{ verified: number; refused: number }> {
   const { outcomes } = await verifyBoard(options);
-  const root = LEADERBOARD_DIR.replace(/leaderboard\/$/, "");
   const entries: BoardEntryRow[] = [];
   const rankings = [];
   const perQuery = [];
@@ -142,8 +140,8 @@ export async function runBoardStage(
       spot_queries: spot?.queries ?? null,
       spot_rank1_agreement: spot?.rank1Agreement ?? null,
       spot_top10_overlap: spot?.top10Overlap ?? null,
-      run_path: relative(root, `${entry.dir}/${meta.run}`),
-      meta_path: relative(root, `${entry.dir}/meta.json`),
+      run_path: `leaderboard/${entry.benchmark}/${entry.name}/${meta.run}`,
+      meta_path: `leaderboard/${entry.benchmark}/${entry.name}/meta.json`,
       run_sha256: run.sha256,
     });
     rankings.push(...scored.rankings);

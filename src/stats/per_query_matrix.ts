@@ -1,4 +1,4 @@
-import { readTable } from "../io/arrow_table.ts";
+import { readTable, TableNotFound } from "../io/arrow_table.ts";
 import { metricNames } from "../metrics/registry.ts";
 // The score stage builds per_query in exactly these columns; read them the same way.
 import type { PerQueryColumns } from "../score/per_query_columns.ts";
@@ -41,9 +41,7 @@ export async function readPerQueryMatrix(
     try {
       more = await readPerQueryColumns(x);
     } catch (e) {
-      if ((e as Error).message.endsWith("table not found (run the stage that writes it first)")) {
-        continue;
-      }
+      if (e instanceof TableNotFound) continue;
       throw e;
     }
     for (const key of Object.keys(cols) as (keyof PerQueryColumns)[]) {

@@ -1,4 +1,4 @@
-import { readTableRows, type RowOf, writeTable } from "../io/arrow_table.ts";
+import { readTableRows, type RowOf, TableNotFound, writeTable } from "../io/arrow_table.ts";
 import { BOARD_ENTRIES, LEADERBOARD } from "../tables/board.ts";
 import { leaderboardRows, SEPARABLE_P } from "./leaderboard_table.ts";
 import { tablePath } from "../io/paths.ts";
@@ -174,12 +174,11 @@ export function computeStats(
 /** The board stage's verified entries, or none when it wrote no table. */
 async function boardEntries(): Promise<RowOf<typeof BOARD_ENTRIES>[]> {
   try {
-    await Deno.stat(tablePath("board_entries"));
+    return await readTableRows(tablePath("board_entries"), BOARD_ENTRIES);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return [];
+    if (e instanceof TableNotFound) return [];
     throw e;
   }
-  return await readTableRows(tablePath("board_entries"), BOARD_ENTRIES);
 }
 
 /**

@@ -19,7 +19,7 @@ export const BOARD_ENTRIES = tableSpec({
   spot_queries: "int32?", // the spot check's sample, when it ran
   spot_rank1_agreement: "float64?",
   spot_top10_overlap: "float64?",
-  run_path: "utf8", // relative to the repository
+  run_path: "utf8", // leaderboard/<benchmark>/<name>/<file>, as in the repository
   meta_path: "utf8",
   run_sha256: "utf8",
 });

@@ -1,5 +1,4 @@
 /**
-/**
  * Generated leaderboard entries for `execret bench leaderboard` and the tests: runs of
  * made-up models over a benchmark's pool, seeded, written in the format of
  * `leaderboard/<benchmark>/<name>/` (run.trec.gz + meta.json). Some models'

@@ -5,6 +5,7 @@ import { benchEmbed } from "../../bench/embed.ts";
 import { benchScore } from "../../bench/score.ts";
 import { benchStats } from "../../bench/stats.ts";
 import { benchGrowth } from "../../bench/growth.ts";
+import { benchLeaderboard } from "../../bench/leaderboard.ts";
 
 const benches: Record<string, (args: string[]) => Promise<number>> = {
   mutate: benchMutate,
@@ -12,6 +13,7 @@ const benches: Record<string, (args: string[]) => Promise<number>> = {
   embed: benchEmbed,
   score: benchScore,
   stats: benchStats,
+  leaderboard: benchLeaderboard,
   growth: benchGrowth,
 };
 
@@ -49,6 +51,12 @@ bench oracle options:
                    with no overhead at all
   The native runtime is the python3 on PATH; put another CPython first
   on PATH to compare with it.
+
+bench leaderboard options (on the run in EXECRET_OUT, default out/):
+  --entries N      generated entries to verify (default 100), written to a
+                   temporary leaderboard folder
+  --stats          also time the stats stage over the run's configs and the
+                   entries (in a copy of the run's tables)
 
 bench growth options ("all" runs it at --scales 1):
   --scales LIST    multiples of the default profile's tasks (default 1,3,10);

@@ -11,6 +11,14 @@ import { fileURLToPath } from "node:url";
 /** The repository's leaderboard folder. */
 export const LEADERBOARD_DIR = fileURLToPath(new URL("../../leaderboard/", import.meta.url));
 
+/**
+ * The leaderboard folder runs read and `leaderboard add` writes:
+ * `EXECRET_LEADERBOARD`, else the repository's.
+ */
+export function leaderboardDir(): string {
+  return Deno.env.get("EXECRET_LEADERBOARD") || LEADERBOARD_DIR;
+}
+
 /** An entry's place: its folder, the benchmark folder it is in, and its name. */
 export interface EntryPath {
   /** The entry's folder. */
@@ -38,7 +46,7 @@ export function entryPath(dir: string): EntryPath {
  * only those of `benchmark`. A folder without a meta.json is still listed
  * (verifying it says what is missing).
  */
-export function listEntries(root: string = LEADERBOARD_DIR, benchmark?: string): EntryPath[] {
+export function listEntries(root: string = leaderboardDir(), benchmark?: string): EntryPath[] {
   const out: EntryPath[] = [];
   const dirs = (path: string) => {
     try {

@@ -24,7 +24,7 @@ import { BOARD_ENTRIES, type BoardEntryRow } from "../tables/board.ts";
 import { type Reject, writeRejects } from "../tables/rejects.ts";
 import { PER_QUERY, RANKINGS } from "../tables/schema.ts";
 import { pick } from "../io/arrow_table.ts";
-import { type EntryPath, LEADERBOARD_DIR, listEntries } from "./entries.ts";
+import { type EntryPath, leaderboardDir, listEntries } from "./entries.ts";
 import { poolDigest } from "./pool_digest.ts";
 import { type ScoringPool, scoringPool } from "./score_entry.ts";
 import { spotCheck } from "./spot_check.ts";
@@ -93,7 +93,7 @@ export async function verifyBoard(
     spotCheck: spotCheckWith(pool, options.reachable ?? runsHereOffline),
   };
   const entries = options.entries ??
-    listEntries(options.root ?? LEADERBOARD_DIR, options.benchmark);
+    listEntries(options.root ?? leaderboardDir(), options.benchmark);
   const bar = progress("leaderboard", entries.length, { quiet: options.quiet });
   const models = new Map<string, string>();
   const outcomes: EntryOutcome[] = [];

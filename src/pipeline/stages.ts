@@ -14,7 +14,7 @@ import { isSparse, providerEntry } from "../embed/registry.ts";
 import { runScoreStage } from "../score/stage.ts";
 import { runStatsStage } from "../stats/stage.ts";
 import { runBoardStage } from "../leaderboard/stage.ts";
-import { LEADERBOARD_DIR, listEntries } from "../leaderboard/entries.ts";
+import { leaderboardDir, listEntries } from "../leaderboard/entries.ts";
 import { resultsPath, writeResultsFiles } from "../export/release_results.ts";
 import { stageRejectFiles, summarizeRejects, writeCombinedRejects } from "../tables/rejects.ts";
 import { pick, readTableRows } from "../io/arrow_table.ts";
@@ -76,7 +76,7 @@ function invocationTables(): string[] {
 
 /** Every file of the benchmark's leaderboard entries (adding, changing or removing one reruns the board). */
 function boardFiles(benchmark: string): string[] {
-  return listEntries(LEADERBOARD_DIR, benchmark).flatMap((e) =>
+  return listEntries(leaderboardDir(), benchmark).flatMap((e) =>
     [...Deno.readDirSync(e.dir)].filter((f) => f.isFile).map((f) => join(e.dir, f.name)).sort()
   );
 }
@@ -349,7 +349,7 @@ export const STAGES: StageDef[] = [
         settings: {
           benchmark: p.name,
           ks: p.ks,
-          entries: listEntries(LEADERBOARD_DIR, p.name).map((e) => e.name),
+          entries: listEntries(leaderboardDir(), p.name).map((e) => e.name),
         },
         files: [
           ...["queries", "corpus", "per_query", "rerank_per_query"].map(table),

@@ -5,7 +5,7 @@ import { invocationFor } from "../../embed/invocations.ts";
 import { missingRequirements } from "../../embed/registry.ts";
 import { addEntry } from "../../leaderboard/add_entry.ts";
 import { verifyBoard } from "../../leaderboard/stage.ts";
-import { entryPath, LEADERBOARD_DIR, listEntries } from "../../leaderboard/entries.ts";
+import { entryPath, leaderboardDir, listEntries } from "../../leaderboard/entries.ts";
 import type { EntryOutcome } from "../../leaderboard/verify_entry.ts";
 import { meanOf } from "../../leaderboard/verify_entry.ts";
 
@@ -85,7 +85,7 @@ export const leaderboardCommand: Command = {
       }
       const entries = positionals.length > 0
         ? positionals.map(entryPath)
-        : listEntries(LEADERBOARD_DIR, profile.name);
+        : listEntries(leaderboardDir(), profile.name);
       for (const e of entries) {
         if (e.benchmark !== profile.name) {
           throw new UserError(
@@ -148,7 +148,7 @@ export const leaderboardCommand: Command = {
         invocation,
         benchmark: profile.name,
         name: values.name,
-        root: values.root ?? LEADERBOARD_DIR,
+        root: values.root ?? leaderboardDir(),
         revision: values.revision ?? "unversioned",
         submittedBy: by,
         date: new Date().toISOString().slice(0, 10),

@@ -1,3 +1,4 @@
+import { RELEASED_PREFIX } from "../tables/board.ts";
 import { UserError } from "../io/user_error.ts";
 import type { Similarity } from "../embed/provider.ts";
 import { fetchRelease } from "./fetch_release.ts";
@@ -14,8 +15,7 @@ export interface ReleaseProfileFields {
 /** The profile config that stands for every dense system of the release. */
 export const ALL_RELEASED = "release:*";
 
-/** Prefix of the config names of the release's saved embeddings. */
-export const RELEASED_PREFIX = "paper-";
+export { RELEASED_PREFIX };
 
 /**
  * The release source of a profile, if any: `release` (the profile's

@@ -6,17 +6,17 @@
  * @module
  */
 import type { RowOf } from "../io/arrow_table.ts";
-import type { BOARD_ENTRIES, LEADERBOARD } from "../tables/board.ts";
+import { type BOARD_ENTRIES, type LEADERBOARD, RELEASED_PREFIX } from "../tables/board.ts";
 import type { MetricRow, PairwiseRow } from "../tables/schema.ts";
 import type { ModelRankRow } from "./model_ranks.ts";
 
 /** Holm-adjusted p below which two models are separable. */
 export const SEPARABLE_P = 0.05;
 
-/** Where a config comes from: a released system (`release:` prefix), an entry, or the kit. */
+/** Where a config comes from: an entry, a released system of the paper, or the kit. */
 function kindOf(config: string, entries: ReadonlyMap<string, unknown>): "kit" | "paper" | "entry" {
   if (entries.has(config)) return "entry";
-  return config.startsWith("release:") ? "paper" : "kit";
+  return config.startsWith(RELEASED_PREFIX) ? "paper" : "kit";
 }
 
 /**
@@ -76,7 +76,7 @@ export function leaderboardRows(
     return {
       config,
       kind,
-      model: entry?.model ?? config.replace(/^release:/, ""),
+      model: entry?.model ?? config,
       level: entry?.level ?? kind,
       exec1: m1.value,
       exec1_ci_low: m1.ci_low,

@@ -1,6 +1,9 @@
 import { type RowOf, tableSpec } from "../io/arrow_table.ts";
 
-// The board stage's own tables (src/leaderboard/); its rankings and per_query
+/** Prefix of the config names of the release's saved embeddings (the paper's systems). */
+export const RELEASED_PREFIX = "paper-";
+
+// The leaderboard stage's own tables (src/leaderboard/); its rankings and per_query
 // rows use RANKINGS and PER_QUERY, under each entry's config name.
 
 /** `board_entries`: one row per leaderboard entry of this run's benchmark that was verified. */

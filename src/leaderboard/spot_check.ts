@@ -24,6 +24,7 @@
 import type { Invocation } from "../embed/invocations.ts";
 import type { Provider } from "../embed/provider.ts";
 import { below, xoshiro128ss } from "../common/rng.ts";
+import { fnv1a32, tieKey } from "../score/tie_break.ts";
 import type { ScoringPool } from "./score_entry.ts";
 import type { ScoredRunFile } from "./run_file.ts";
 
@@ -109,8 +110,11 @@ export async function spotCheck(
   let agree = 0, overlap = 0;
   for (let i = 0; i < sample.length; i++) {
     const scores = await scoresOf(i);
+    // The kit's own tie-break (tie_break.ts), so a deterministic model's re-run ranks alike.
+    const qh = fnv1a32(sample[i]);
+    const key = (id: string) => tieKey(qh, fnv1a32(id));
     const ranked = [...lists[i]].sort((a, b) =>
-      scores.get(b)! - scores.get(a)! || (a < b ? -1 : 1)
+      scores.get(b)! - scores.get(a)! || key(a) - key(b) || (a < b ? -1 : 1)
     );
     const best = scores.get(ranked[0])!;
     const first = scores.get(lists[i][0])!;

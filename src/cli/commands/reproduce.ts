@@ -193,7 +193,9 @@ function printSummary(
   console.log(`profile ${profile.name}: done in ${total.toFixed(1)} s`);
   const stageWidth = Math.max(...reports.map((r) => r.stage.length));
   for (const r of reports) {
-    console.log(`  ${r.stage.padEnd(stageWidth)} ${r.cached ? "up to date" : `${r.seconds.toFixed(1)} s`}`);
+    console.log(
+      `  ${r.stage.padEnd(stageWidth)} ${r.cached ? "up to date" : `${r.seconds.toFixed(1)} s`}`,
+    );
   }
   const list = (by: Record<string, number>) =>
     Object.entries(by).map(([stage, n]) => `${stage} ${n}`).join(", ") || "none";

@@ -61,8 +61,10 @@ unit: deps
 # Chromium first (scripts/ensure_chromium.sh installs it when it can): when it
 # is missing and cannot be installed, one line says what to install and
 # nothing else runs, instead of the site's browser test failing at the end.
+# The same for Slurm and MUNGE, which the cluster tests run (scripts/ensure_slurm.sh).
 test:
 	@$(SHELL) scripts/ensure_chromium.sh
+	@$(SHELL) scripts/ensure_slurm.sh
 	@$(MAKE) --no-print-directory check unit
 
 reproduce: deps

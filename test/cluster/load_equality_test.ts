@@ -1,0 +1,52 @@
+/**
+ * The oracle's verdicts do not depend on the machine's load: the cluster
+ * fixture's one-machine oracle run, (a) quiet and (b) with three times as
+ * many workers as cores (`--workers 3n`) beside three CPU hogs for the whole
+ * run, writes the same tables, byte for byte but for the documented
+ * wall-clock fields (compare_outputs.ts).
+ *
+ * The per-test timeout is LOAD_TIMEOUT_MS (300 ms), and the fixture's
+ * canonicals slow_longest_collatz and slow_count_primes each have tests that
+ * take about 40-60 ms of CPU in Pyodide: with three hogs and 3n workers on n
+ * cores such a test takes several times that in wall-clock time, so a
+ * wall-clock limit records it TIMEOUT in the loaded run (and the task is
+ * rejected) where the quiet run passes it. The test fails on such an oracle;
+ * with limits that count the test's own CPU time it passes.
+ *
+ * It runs as a `make unit` job alone (`solo` in test/run_unit.ts): its hogs
+ * would slow every job beside it.
+ */
+import { deepStrictEqual, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { CORES, FIXTURE, installExecret, LOAD_TIMEOUT_MS, runQuietAndLoaded } from "./equality.ts";
+import { compareOutputs, formatVerdicts } from "./compare_outputs.ts";
+import { readRows } from "../../src/io/arrow_table.ts";
+
+Deno.test({
+  name: `oracle tables are the same quiet and with ${3 * CORES} workers beside 3 CPU hogs`,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const root = await Deno.makeTempDir({ prefix: "execret-load-" });
+    const bin = await installExecret(join(root, "prefix"));
+    const t0 = performance.now();
+    const { quiet, loaded } = await runQuietAndLoaded({
+      root,
+      bin,
+      sources: [`jsonl:${FIXTURE}`],
+      timeoutMs: LOAD_TIMEOUT_MS,
+      hogs: 3,
+    });
+    console.log(`both runs: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const verdicts = await compareOutputs(quiet, loaded);
+    console.log(formatVerdicts(verdicts));
+    ok(verdicts.some((v) => v.file === "tables/executions.arrow"), "executions not compared");
+    const differ = verdicts.filter((v) => !v.same);
+    deepStrictEqual(differ, [], `quiet vs loaded:\n${formatVerdicts(differ)}`);
+    // And both are the benchmark the fixture means: every canonical kept.
+    const tasks = await readRows(join(quiet, "tables", "tasks.arrow"));
+    const queries = await readRows(join(quiet, "tables", "queries.arrow"));
+    ok(queries.length === tasks.length, `the quiet run kept ${queries.length} of ${tasks.length}`);
+    await Deno.remove(root, { recursive: true });
+  },
+});

@@ -12,6 +12,7 @@
  * the next job, so the long ones do not start last and no fixed split of
  * the files has to balance. Site builds of one checkout wait for each other
  * (scripts/build_lock.ts), so the jobs that build sites may run together.
+ * A job marked `solo` (one that loads the machine on purpose) runs alone.
  *
  * Usage: deno run -A test/run_unit.ts (from the project root).
  * Environment: EXECRET_TEST_SLOTS (processes at a time, default 3).
@@ -27,6 +28,12 @@ export interface UnitJob {
   paths: string[];
   /** Extra environment (the fast suite's shard). */
   env?: Record<string, string>;
+  /**
+   * Run alone: the job starts only once no other job runs, and no other job
+   * starts until it has ended (a job that loads the machine on purpose, whose
+   * load would slow every job beside it and be diluted by theirs).
+   */
+  solo?: boolean;
 }
 
 /** The module that runs the fast suite: every test file no other job names. */
@@ -47,6 +54,9 @@ function fast(i: number): UnitJob {
  * clone's `make unit`: wall s / CPU-s of the job's processes (sampled from /proc).
  */
 export const UNIT_JOBS: readonly UnitJob[] = [
+  // The oracle quiet and beside three CPU hogs with 3× the workers: alone,
+  // and first, where waiting for it costs no other job's tail. ~35 s wall.
+  { name: "load-equality", paths: ["test/cluster/load_equality_test.ts"], solo: true },
   // Waits out a 70 s rate limit: ~100 s wall, nearly all of it idle, so first.
   { name: "rate-limit", paths: ["test/pipeline/rate_limit_test.ts"] },
   // Builds the fixture run's site and checks its pages in Chromium. 126 / 75.
@@ -68,6 +78,8 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   { name: "warm-profile", paths: ["test/pipeline/warm_profile_test.ts"] },
   // A user's model on a loopback server: release and default runs, errors. ~55 s wall.
   { name: "your-model", paths: ["test/pipeline/your_model_test.ts"] },
+  // REFERENCE.md's Slurm recipe on a one-node cluster beside a one-machine run. ~60 s wall.
+  { name: "slurm-recipe", paths: ["test/cluster/slurm_recipe_test.ts"] },
   // REFERENCE.md's shard example through the installed execret command. ~40 s wall.
   { name: "shards-example", paths: ["test/docs/shards_example_test.ts"] },
   // The whole pipeline on generated tasks. 32 / 20.
@@ -87,7 +99,9 @@ export const OWN_JOB_PATHS: readonly string[] = UNIT_JOBS
 
 /**
  * Run `jobs` with `slots` at a time, in order: whenever one ends, the next
- * starts. Resolves to each job's exit code, in the jobs' order.
+ * starts. A job `solo` says is solo starts, in its turn, only once every
+ * running job has ended, and no job starts while it runs. Resolves to each
+ * job's exit code, in the jobs' order.
  *
  * @example
  * ```ts
@@ -100,13 +114,36 @@ export async function runJobs<T>(
   jobs: readonly T[],
   slots: number,
   run: (job: T) => Promise<number>,
+  solo: (job: T) => boolean = () => false,
 ): Promise<number[]> {
   const codes: number[] = new Array(jobs.length);
   let next = 0;
+  let running = 0;
+  let alone = false;
+  let waiting: (() => void)[] = [];
+  const changed = () => {
+    const wake = waiting;
+    waiting = [];
+    for (const w of wake) w();
+  };
   const slot = async () => {
     while (next < jobs.length) {
-      const i = next++;
-      codes[i] = await run(jobs[i]).catch(() => 1);
+      const i = next;
+      const isSolo = solo(jobs[i]);
+      if (alone || (isSolo && running > 0)) {
+        await new Promise<void>((r) => waiting.push(r));
+        continue;
+      }
+      next++;
+      running++;
+      alone = isSolo;
+      try {
+        codes[i] = await run(jobs[i]).catch(() => 1);
+      } finally {
+        running--;
+        if (isSolo) alone = false;
+        changed();
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(slots, jobs.length)) }, slot));
@@ -160,7 +197,7 @@ if (import.meta.main) {
         `(${at} s in, ${logOf(job)})`,
     );
     return code;
-  });
+  }, (job) => job.solo === true);
   // The logs whole, in the jobs' order (CI adds up their "N passed" lines);
   // streamed, since one write to a pipe may take only part of a log.
   for (const job of UNIT_JOBS) {

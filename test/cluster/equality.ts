@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { seedSnapshot } from "../../src/oracle/pool.ts";
 import { type SlurmCluster, slurmCommand } from "./slurm_cluster.ts";
 
@@ -66,8 +66,12 @@ export interface Said {
   stderr: string;
 }
 
-/** The variables passed through to every command when set (input mirrors). */
+/**
+ * The variables passed through to every command when set: the input mirrors
+ * (made absolute, as the commands run in other folders) and malloc tuning.
+ */
 const PASSED = ["EXECRET_MIRROR", "EXECRET_RELEASE_MIRROR", "GLIBC_TUNABLES"];
+const PATHS = new Set(["EXECRET_MIRROR", "EXECRET_RELEASE_MIRROR"]);
 
 /** Runs `sh -c script` in `cwd` with `bin` first on PATH and a cleared environment. */
 export function shellIn(
@@ -82,7 +86,7 @@ export function shellIn(
   };
   for (const name of PASSED) {
     const v = Deno.env.get(name);
-    if (v !== undefined) base[name] = v;
+    if (v !== undefined) base[name] = PATHS.has(name) && !isAbsolute(v) ? resolve(v) : v;
   }
   return async (script, args = [], extra = {}) => {
     const r = await new Deno.Command("sh", {
@@ -309,6 +313,45 @@ export async function runQuietAndLoaded(opts: {
     const hogs = loaded ? startHogs(opts.hogs ?? 3) : null;
     try {
       said[name].push(ok("execret oracle", await sh('execret oracle "$@"', oracleFlags)));
+    } finally {
+      await hogs?.stop();
+    }
+  }
+  return { quiet: join(runs.quiet, "out"), loaded: join(runs.loaded, "out"), said };
+}
+
+/**
+ * The load comparison of a whole profile through `execret reproduce
+ * --profile P --no-site`, quiet and beside `hogs` CPU hogs (reproduce takes
+ * no worker count: the oracle has one worker per core in both), each in a
+ * work folder of its own under `root`: for a profile whose oracle only
+ * reproduce runs (a release profile's re-executes the released pool).
+ */
+export async function runReproduceQuietAndLoaded(opts: {
+  root: string;
+  bin: string;
+  profile: string;
+  hogs?: number;
+  flags?: readonly string[];
+}): Promise<{ quiet: string; loaded: string; said: Record<string, string[]> }> {
+  const said: Record<string, string[]> = {};
+  const runs = { quiet: join(opts.root, "quiet"), loaded: join(opts.root, "loaded") };
+  for (const [name, work] of Object.entries(runs)) {
+    await Deno.mkdir(work, { recursive: true });
+    await seedSnapshots([join(work, "out", "cache")]);
+    const hogs = name === "loaded" ? startHogs(opts.hogs ?? 3) : null;
+    try {
+      const sh = shellIn(work, opts.bin);
+      said[name] = [
+        ok(
+          "execret reproduce",
+          await sh('execret reproduce --no-site "$@"', [
+            "--profile",
+            opts.profile,
+            ...(opts.flags ?? []),
+          ]),
+        ),
+      ];
     } finally {
       await hogs?.stop();
     }

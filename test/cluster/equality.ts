@@ -236,6 +236,8 @@ export async function runOneMachine(opts: {
 /** CPU-bound processes that spin until stopped (or until this process dies). */
 export interface Hogs {
   count: number;
+  /** Their process ids. */
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -264,15 +266,23 @@ export function startHogs(count: number, maxMs = 30 * 60_000): Hogs {
       stdout: "null",
       stderr: "null",
     }).spawn());
+  let ended = 0;
+  for (const h of hogs) h.status.then(() => ended++);
   return {
     count,
+    pids: hogs.map((h) => h.pid),
     async stop() {
+      // A hog that ended before its time means the run was not loaded as said.
+      const early = ended;
       for (const h of hogs) {
         try {
           h.kill("SIGKILL");
         } catch { /* already ended */ }
         await h.status;
         await h.stdin.close().catch(() => {});
+      }
+      if (early > 0) {
+        throw new Error(`${early} of ${count} CPU hogs ended before they were stopped`);
       }
     },
   };

@@ -30,7 +30,7 @@ Deno.test({
     const root = await Deno.makeTempDir({ prefix: "execret-load-" });
     const bin = await installExecret(join(root, "prefix"));
     const t0 = performance.now();
-    const { quiet, loaded } = await runQuietAndLoaded({
+    const { quiet, loaded, said } = await runQuietAndLoaded({
       root,
       bin,
       sources: [`jsonl:${FIXTURE}`],
@@ -38,6 +38,9 @@ Deno.test({
       hogs: 3,
     });
     console.log(`both runs: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    for (const [run, lines] of Object.entries(said)) {
+      console.log(`${run}: ${/^oracle: \d+ suites executed.*$/m.exec(lines.at(-1) ?? "")?.[0]}`);
+    }
     const verdicts = await compareOutputs(quiet, loaded);
     console.log(formatVerdicts(verdicts));
     ok(verdicts.some((v) => v.file === "tables/executions.arrow"), "executions not compared");

@@ -19,7 +19,7 @@
  * `stop()` cancels every job, then stops slurmd, slurmctld and munged and
  * removes the folder. Should the test process die before calling it, a
  * guard process (a `sh` reading a pipe from this process) sees the pipe
- * close and does the same, so no daemon or job outlives its test.
+ * close and does the same, so no daemon, job or folder outlives its test.
  *
  * @module
  */
@@ -220,13 +220,14 @@ export async function startSlurmCluster(
     guard = new Deno.Command("sh", {
       args: [
         "-c",
-        'read _ignored; scancel --quiet --user=root; sleep 2; kill "$@"; sleep 3; kill -9 "$@"',
+        'read _ignored; scancel --quiet --user=root; sleep 2; kill "$@"; sleep 3; kill -9 "$@"; ' +
+        'rm -rf "$GUARDED_DIR"',
         "guard",
         String(slurmd),
         String(slurmctld),
         String(munged),
       ],
-      env,
+      env: { ...env, GUARDED_DIR: dir },
       stdin: "piped",
       stdout: "null",
       stderr: "null",

@@ -79,6 +79,8 @@ export function slurmConf(
     "AccountingStorageType=accounting_storage/none",
     "JobCompType=jobcomp/none",
     "MpiDefault=none",
+    // A cancelled job's processes get SIGKILL 5 s after SIGTERM (default 30 s).
+    "KillWait=5",
     "SelectType=select/cons_tres",
     "SelectTypeParameters=CR_CPU",
     "ReturnToService=2",
@@ -220,8 +222,11 @@ export async function startSlurmCluster(
     guard = new Deno.Command("sh", {
       args: [
         "-c",
-        'read _ignored; scancel --quiet --user=root; sleep 2; kill "$@"; sleep 3; kill -9 "$@"; ' +
-        'rm -rf "$GUARDED_DIR"',
+        // Cancel every job and wait (15 s at most) until Slurm has ended them
+        // (squeue lists a job until its processes are gone), then stop the daemons.
+        "read _ignored; scancel --quiet --user=root; i=0; " +
+        'while [ -n "$(squeue -h 2>/dev/null)" ] && [ $i -lt 75 ]; do sleep 0.2; i=$((i + 1)); done; ' +
+        'kill "$@"; sleep 3; kill -9 "$@"; rm -rf "$GUARDED_DIR"',
         "guard",
         String(slurmd),
         String(slurmctld),

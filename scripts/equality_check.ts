@@ -8,7 +8,8 @@
  *
  * - `--engine slurm`: REFERENCE.md's Slurm recipe, as written, on a
  *   one-node Slurm cluster (test/cluster/slurm_cluster.ts) with the
- *   profile's task sources as its arguments and N shards, then the same
+ *   profile's task sources as its arguments and N shards (`--shards`, of
+ *   `--cpus` CPUs each: the machine's cores shared), then the same
  *   stage commands unsharded on one machine (`tasks`, `mutate`, `oracle`,
  *   `embed --config use`): every table, Parquet copy and embedding file
  *   compared. The recipe runs the stage commands' defaults (mutation seed,
@@ -35,6 +36,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { loadProfile, type Profile } from "../src/pipeline/profile.ts";
 import { startSlurmCluster } from "../test/cluster/slurm_cluster.ts";
 import {
+  CORES,
   installExecret,
   runOneMachine,
   runQuietAndLoaded,
@@ -45,7 +47,7 @@ import {
 import { compareOutputs, formatVerdicts } from "../test/cluster/compare_outputs.ts";
 
 const USAGE = `usage: deno run -A scripts/equality_check.ts --engine slurm|load --profile NAME|PATH
-         [--shards N] [--timeout-ms N] [--hogs N] [--keep DIR]`;
+         [--shards N] [--cpus C] [--timeout-ms N] [--hogs N] [--keep DIR]`;
 
 /** What the stage commands do when given no flag: the settings the Slurm recipe runs with. */
 const STAGE_DEFAULTS = { mutation_seed: 20260510, runtime: "pyodide", timeout_ms: 1000 };
@@ -73,6 +75,7 @@ async function main(): Promise<number> {
       engine: { type: "string" },
       profile: { type: "string" },
       shards: { type: "string", default: "2" },
+      cpus: { type: "string" },
       "timeout-ms": { type: "string" },
       hogs: { type: "string", default: "3" },
       keep: { type: "string" },
@@ -102,6 +105,8 @@ async function main(): Promise<number> {
 
   if (engine === "slurm") {
     const shards = Number(values.shards);
+    // The shards share this machine's cores (the recipe's C).
+    const cpus = Number(values.cpus ?? Math.max(1, Math.floor(CORES / shards)));
     const sources = stageSources(profile, Deno.env.get("EXECRET_RELEASE_MIRROR"));
     for (const [field, value] of Object.entries(STAGE_DEFAULTS)) {
       const own = (profile as unknown as Record<string, unknown>)[field];
@@ -123,7 +128,7 @@ async function main(): Promise<number> {
       join(sharded, "out", "cache"),
       join(single, "out", "cache"),
     ]);
-    console.log(`slurm: ${sources.join(" ")}, ${shards} shards, in ${root}`);
+    console.log(`slurm: ${sources.join(" ")}, ${shards} shards of ${cpus} CPUs, in ${root}`);
     const cluster = await startSlurmCluster();
     try {
       const run = await runSlurmRecipe({
@@ -132,6 +137,7 @@ async function main(): Promise<number> {
         bin,
         sources,
         shards,
+        cpusPerShard: cpus,
         deadlineMs: 4 * 3600_000,
       });
       console.log(`slurm: the recipe's chain took ${run.seconds.toFixed(0)} s`);

@@ -20,7 +20,7 @@ export const ROOT = new URL("../../", import.meta.url).pathname;
 /** The committed task set of the cluster tests (test/fixtures/cluster/README.md). */
 export const FIXTURE = join(ROOT, "test", "fixtures", "cluster", "tasks.jsonl");
 /** The per-test timeout of the load comparison on the fixture (its README says why). */
-export const LOAD_TIMEOUT_MS = 300;
+export const LOAD_TIMEOUT_MS = 400;
 
 /** Where the Slurm recipe sits in REFERENCE.md: the sh block of the Slurm bullet. */
 const SLURM_BULLET = "- **Slurm**";
@@ -163,7 +163,7 @@ export function tails(outputs: Record<string, string>, lines = 8): string {
 
 /**
  * Run REFERENCE.md's Slurm recipe as written (`sh slurm.sh <source flags>`
- * with N shards) in `work` against `cluster`, then wait for the chain's last
+ * with N shards of C CPUs) in `work` against `cluster`, then wait for the chain's last
  * job. Throws, with every job's output and the daemons' logs, unless it
  * completed within `deadlineMs`.
  */
@@ -173,6 +173,8 @@ export async function runSlurmRecipe(opts: {
   bin: string;
   sources: readonly string[];
   shards: number;
+  /** CPUs per shard (the recipe's C; default 1). */
+  cpusPerShard?: number;
   deadlineMs?: number;
   recipe?: string;
 }): Promise<RecipeRun> {
@@ -183,7 +185,7 @@ export async function runSlurmRecipe(opts: {
   const said = await sh(
     'exec sh slurm.sh "$@"',
     sourceFlags(opts.sources),
-    { N: String(opts.shards) },
+    { N: String(opts.shards), C: String(opts.cpusPerShard ?? 1) },
   );
   const submitted = ok("the Slurm recipe (slurm.sh)", said);
   const finalJob = said.stdout.trim().split("\n").at(-1)?.split(";")[0] ?? "";

@@ -6,7 +6,8 @@
  * except the wall-clock fields REFERENCE.md documents (compare_outputs.ts).
  *
  * The recipe is the Slurm bullet's sh block, saved as slurm.sh and run as
- * `N=2 sh slurm.sh --source jsonl:<fixture>` with the `execret` launcher of
+ * `N=2 C=1 sh slurm.sh --source jsonl:<fixture>` (2 shards of 1 CPU each, on
+ * the 2-core test machine) with the `execret` launcher of
  * scripts/install_execret.sh on PATH, from a folder outside the checkout;
  * the one-machine run is `execret tasks --source jsonl:<fixture>`, `mutate`,
  * `oracle`, `embed --config use` in another folder. The fixture
@@ -35,7 +36,7 @@ Deno.test("the recipe is the Slurm bullet's sh block, with its afterok chain for
   match(recipe, /^execret tasks "\$@"/m);
   match(
     recipe,
-    /--array=0-\$\(\(N - 1\)\)[^\n]*--wrap \\\n\s*'EXECRET_CACHE=shard-\$SLURM_ARRAY_TASK_ID execret oracle --shard/,
+    /--array=0-\$\(\(N - 1\)\) --cpus-per-task=\$C --wrap \\\n\s*'EXECRET_CACHE=shard-\$SLURM_ARRAY_TASK_ID execret oracle --workers \$SLURM_CPUS_ON_NODE --shard/,
   );
   strictEqual(recipe.match(/--dependency=afterok:/g)?.length, 3);
   match(recipe, /execret merge-cache \$shards && execret oracle"/);
@@ -72,6 +73,7 @@ Deno.test({
           bin,
           sources: [`jsonl:${FIXTURE}`],
           shards: N,
+          cpusPerShard: 1,
           deadlineMs: 240_000,
         }),
         runOneMachine({ work: single, bin, sources: [`jsonl:${FIXTURE}`], configs: ["use"] }),

@@ -4,10 +4,13 @@
  * there), except the fields REFERENCE.md documents as wall-clock
  * measurements, which are neutralised rather than skipped:
  *
- * - the `ms` column of `execution_times` and the `oracle_ms` column of
- *   `rerank_times` (their other columns, the rows and their order must
- *   still match); their Parquet copies must be the Parquet of their Arrow
- *   tables, byte for byte, so comparing the Arrow tables covers them;
+ * - the tables of measurements (`measuredTables()` of src/tables/catalog.ts,
+ *   as {@link MEASURED} says for each): `ms` and `cpu_ms` of
+ *   `execution_times` and `oracle_ms` of `rerank_times` (their other
+ *   columns, the rows and their order must still match), and the rows of
+ *   `limit_margins` (which canonicals it lists is a measurement; its schema
+ *   must still match); their Parquet copies must be the Parquet of their
+ *   Arrow tables, byte for byte, so comparing the Arrow tables covers them;
  * - an embedding file's `created_at` metadata.
  *
  * A neutralised file is read, its wall-clock values set to zero (or to ""),
@@ -25,11 +28,29 @@ import { rowsOf, toIpcStream, toParquet } from "../../src/io/arrow_table.ts";
 /** The folders of an output folder that are compared. */
 export const COMPARED_DIRS = ["tables", "parquet", "embeddings", "results"] as const;
 
-/** Columns that hold wall-clock measurements (REFERENCE.md, "What a run produces"). */
-export const WALL_CLOCK_COLUMNS: Readonly<Record<string, string>> = {
-  execution_times: "ms",
-  rerank_times: "oracle_ms",
+/**
+ * How each table of measurements (`measuredTables()` of
+ * src/tables/catalog.ts) is compared: its measured columns set to zero, the
+ * other columns, the rows and their order still compared; or, where which
+ * rows there are depends on the measurements, its schema only.
+ */
+export const MEASURED: Readonly<
+  Record<string, { columns: readonly string[] } | { rows: "measured" }>
+> = {
+  execution_times: { columns: ["ms", "cpu_ms"] },
+  // The canonicals whose slowest test used more than a tenth of the limit,
+  // the nearest first: the rows themselves are measurements.
+  limit_margins: { rows: "measured" },
+  rerank_times: { columns: ["oracle_ms"] },
 };
+
+/** What neutralising a measured table means, for a verdict's note. */
+function measuredNote(table: string): string {
+  const m = MEASURED[table];
+  return "columns" in m
+    ? `the measured column${m.columns.length > 1 ? "s" : ""} ${m.columns.join(", ")}`
+    : "its rows (which and how many are measurements)";
+}
 
 /** Schema metadata of an embedding file that holds a wall-clock time. */
 export const WALL_CLOCK_METADATA = "created_at";
@@ -155,21 +176,26 @@ function byKey(
   return onlyB ? `only in the second run: ${label(onlyB)}` : null;
 }
 
-/** `table` with column `name` set to zeros (kept in place, type and nullability kept). */
-function zeroColumn(table: arrow.Table, name: string): arrow.Table {
-  const index = table.schema.fields.findIndex((f) => f.name === name);
-  if (index < 0) throw new Error(`no column ${name}`);
-  const field = table.schema.fields[index];
-  const zeros = arrow.vectorFromArray(new Array(table.numRows).fill(0), field.type);
+/** `table` with each of `names` set to zeros (kept in place, type kept). */
+function zeroColumns(table: arrow.Table, names: readonly string[]): arrow.Table {
   const columns: Record<string, arrow.Vector> = {};
   for (const f of table.schema.fields) {
-    columns[f.name] = f.name === name ? zeros : table.getChild(f.name)!;
+    columns[f.name] = names.includes(f.name)
+      ? arrow.vectorFromArray(new Array(table.numRows).fill(0), f.type)
+      : table.getChild(f.name)!;
   }
   const rebuilt = new arrow.Table(columns);
   return new arrow.Table(
     table.schema,
     rebuilt.batches.map((batch) => new arrow.RecordBatch(table.schema, batch.data)),
   );
+}
+
+/** `table` as its measured-table rule says (see {@link MEASURED}). */
+function neutraliseMeasured(table: arrow.Table, name: string): arrow.Table {
+  const m = MEASURED[name];
+  if ("columns" in m) return zeroColumns(table, m.columns);
+  return new arrow.Table(table.schema, [] as arrow.RecordBatch[]);
 }
 
 /** `table` with schema metadata `key` set to "". */
@@ -222,21 +248,21 @@ export async function compareOutputs(a: string, b: string): Promise<FileVerdict[
     }
     const [dir, name] = file.split("/");
     const table = name.replace(/\.(arrow|parquet)$/, "");
-    const wallColumn = dir !== "embeddings" ? WALL_CLOCK_COLUMNS[table] : undefined;
+    const measured = dir !== "embeddings" && table in MEASURED;
     const bytesSame = equalBytes(ba, bb);
-    if (wallColumn && dir === "tables") {
+    if (measured && dir === "tables") {
       const diff = bytesSame
         ? null
-        : compareNeutralised(file, ba, bb, (t) => zeroColumn(t, wallColumn));
+        : compareNeutralised(file, ba, bb, (t) => neutraliseMeasured(t, table));
       verdicts.push({
         file,
         same: diff === null,
         note: diff ??
           (bytesSame
             ? "same bytes"
-            : `same but for the wall-clock column ${wallColumn} (documented measurement)`),
+            : `same but for ${measuredNote(table)} (documented measurement)`),
       });
-    } else if (wallColumn && dir === "parquet") {
+    } else if (measured && dir === "parquet") {
       // A Parquet copy of a wall-clock table: it must be its Arrow table's Parquet.
       const problems: string[] = [];
       for (const [side, out, bytes] of [["first", a, ba], ["second", b, bb]] as const) {
@@ -252,7 +278,9 @@ export async function compareOutputs(a: string, b: string): Promise<FileVerdict[
         note: problems.join("; ") ||
           (bytesSame
             ? "same bytes"
-            : `the Parquet of tables/${table}.arrow in each run (compared there, ${wallColumn} neutralised)`),
+            : `the Parquet of tables/${table}.arrow in each run (compared there, ${
+              measuredNote(table)
+            } neutralised)`),
       });
     } else if (dir === "embeddings" && name.endsWith(".arrow")) {
       const diff = bytesSame

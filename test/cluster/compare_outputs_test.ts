@@ -8,12 +8,14 @@
 import { deepStrictEqual, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { type RowOf, tableFromRows, toIpcStream, toParquet } from "../../src/io/arrow_table.ts";
-import { EXECUTION_TIMES, EXECUTIONS } from "../../src/tables/schema.ts";
+import { EXECUTION_TIMES, EXECUTIONS, LIMIT_MARGINS } from "../../src/tables/schema.ts";
+import { measuredTables } from "../../src/tables/catalog.ts";
 import { embeddingsSpec } from "../../src/tables/embeddings.ts";
-import { compareOutputs, type FileVerdict } from "./compare_outputs.ts";
+import { compareOutputs, type FileVerdict, MEASURED } from "./compare_outputs.ts";
 
 type Execution = RowOf<typeof EXECUTIONS>;
 type Time = RowOf<typeof EXECUTION_TIMES>;
+type Margin = RowOf<typeof LIMIT_MARGINS>;
 
 const EXECUTION_ROWS: Execution[] = ["pass", "FAIL", "TIMEOUT", "pass"].map((outcome, i) => ({
   code_sha256: `c${i}`,
@@ -26,6 +28,8 @@ const EXECUTION_ROWS: Execution[] = ["pass", "FAIL", "TIMEOUT", "pass"].map((out
 interface Run {
   executions?: Execution[];
   times?: number[];
+  /** limit_margins rows (default: one). */
+  margins?: Margin[];
   createdAt?: string;
   vector?: number[];
   /** Bytes for parquet/execution_times.parquet instead of its table's Parquet. */
@@ -45,6 +49,7 @@ async function writeRun(root: string, name: string, run: Run = {}): Promise<stri
     runtime: e.runtime,
     test_index: e.test_index,
     ms: run.times?.[i] ?? 10 + i,
+    cpu_ms: run.times ? run.times[i] / 2 : 5 + i,
   }));
   const write = async (table: string, ipc: Uint8Array, parquet?: Uint8Array) => {
     await Deno.writeFile(join(out, "tables", `${table}.arrow`), ipc);
@@ -56,6 +61,18 @@ async function writeRun(root: string, name: string, run: Run = {}): Promise<stri
     toIpcStream(tableFromRows(times, EXECUTION_TIMES)),
     run.timesParquet,
   );
+  const margins: Margin[] = run.margins ?? [
+    {
+      task_id: "t/1",
+      test_index: 2,
+      outcome: "pass",
+      cpu_ms: 150,
+      ms: 300,
+      limit_ms: 1000,
+      share: 0.15,
+    },
+  ];
+  await write("limit_margins", toIpcStream(tableFromRows(margins, LIMIT_MARGINS)));
   const vectors = [
     { id: "q1", role: "query", vector: new Float32Array(run.vector ?? [1, 0]) },
     { id: "d1", role: "document", vector: new Float32Array([0, 1]) },
@@ -77,22 +94,31 @@ Deno.test("compareOutputs: identical runs are the same, file by file", async () 
     ["embeddings/use.arrow", true, "same bytes"],
     ["parquet/execution_times.parquet", true, "same bytes"],
     ["parquet/executions.parquet", true, "same bytes"],
+    ["parquet/limit_margins.parquet", true, "same bytes"],
     ["tables/execution_times.arrow", true, "same bytes"],
     ["tables/executions.arrow", true, "same bytes"],
+    ["tables/limit_margins.arrow", true, "same bytes"],
   ]);
   await Deno.remove(root, { recursive: true });
 });
 
-Deno.test("compareOutputs: wall-clock ms and created_at are neutralised, not skipped", async () => {
+Deno.test("every table of measurements has a rule for comparing it", () => {
+  deepStrictEqual(Object.keys(MEASURED).sort(), measuredTables().sort());
+});
+
+Deno.test("compareOutputs: measurements and created_at are neutralised, not skipped", async () => {
   const root = await Deno.makeTempDir({ prefix: "execret-compare-" });
   const a = await writeRun(root, "a");
   const b = await writeRun(root, "b", {
     times: [900, 1, 2, 3],
+    margins: [],
     createdAt: "2026-12-08T11:11:11.111Z",
   });
   const v = byFile(await compareOutputs(a, b));
   ok(v["tables/execution_times.arrow"].same, v["tables/execution_times.arrow"].note);
-  match(v["tables/execution_times.arrow"].note, /wall-clock column ms/);
+  match(v["tables/execution_times.arrow"].note, /measured columns ms, cpu_ms/);
+  ok(v["tables/limit_margins.arrow"].same, v["tables/limit_margins.arrow"].note);
+  match(v["tables/limit_margins.arrow"].note, /its rows/);
   ok(v["parquet/execution_times.parquet"].same, v["parquet/execution_times.parquet"].note);
   ok(v["embeddings/use.arrow"].same, v["embeddings/use.arrow"].note);
   match(v["embeddings/use.arrow"].note, /created_at/);

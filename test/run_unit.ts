@@ -55,8 +55,8 @@ function fast(i: number): UnitJob {
  */
 export const UNIT_JOBS: readonly UnitJob[] = [
   // The oracle quiet and beside three CPU hogs with 3× the workers: alone,
-  // and first, where waiting for it costs no other job's tail. 15 s wall
-  // alone, 27 s in a make test beside other users' load (2026-12-07).
+  // and first, where waiting for it costs no other job's tail. 31 s wall
+  // with other users' load on the machine (2026-12-07).
   { name: "load-equality", paths: ["test/cluster/load_equality_test.ts"], solo: true },
   // Waits out a 70 s rate limit: ~100 s wall, nearly all of it idle, so first.
   { name: "rate-limit", paths: ["test/pipeline/rate_limit_test.ts"] },
@@ -80,7 +80,7 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   // A user's model on a loopback server: release and default runs, errors. ~55 s wall.
   { name: "your-model", paths: ["test/pipeline/your_model_test.ts"] },
   // REFERENCE.md's Slurm recipe on a one-node cluster beside a one-machine run:
-  // 25 s wall alone, 54-78 s in a make test; ~45 CPU-s, half of it in Slurm's jobs.
+  // 48 s wall alone with other users' load; ~45 CPU-s, half of it in Slurm's jobs.
   { name: "slurm-recipe", paths: ["test/cluster/slurm_recipe_test.ts"] },
   // REFERENCE.md's shard example through the installed execret command. ~40 s wall.
   { name: "shards-example", paths: ["test/docs/shards_example_test.ts"] },

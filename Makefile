@@ -39,7 +39,7 @@ install: deps
 check: deps
 	$(DENO) fmt --check
 	$(DENO) lint
-	$(DENO) check --doc src/ loaders/ test/ scripts/ examples/ docs/data/ observablehq.config.ts
+	$(DENO) check --doc src/ test/ scripts/ examples/ docs/data/ observablehq.config.ts
 
 # Every test, as jobs run three at a time, each a `deno test` process of its
 # own with its log in out/test-<job>.log: the fast suite in shards and the
@@ -51,7 +51,7 @@ check: deps
 # (test/fast_suite_files.ts): `deno test` starts a fresh isolate per test
 # module, ~0.3 CPU-s each, and the fast suite has ~120 of them.
 # The jobs run with --no-check: `check` type-checks every test module (src/,
-# loaders/, test/, scripts/ and examples/ hold them all), and Deno does not
+# test/, scripts/ and examples/ hold them all), and Deno does not
 # reuse that check for other roots, so each job would type-check them again.
 # `make unit` alone therefore does not type-check: `make test` (or `check`)
 # does. A test file in a new folder needs that folder in `check`.
@@ -73,17 +73,17 @@ reproduce: deps
 # The site's data loaders make any missing table current through the same
 # stages and cache as `reproduce`, so `make site` alone also works.
 # RUNS="release=out-release regenerated=out" builds one site of several runs
-# (scripts/site_runs.ts), each run's pages under /<name>/.
+# (src/site/site_runs.ts), each run's pages under /<name>/.
 RUNS ?=
 site: deps
-	$(DENO) run --allow-all --cached-only scripts/build_site.ts $(foreach r,$(RUNS),--run $(r))
+	$(DENO) run --allow-all --cached-only src/site/build_site.ts $(foreach r,$(RUNS),--run $(r))
 
 # `execret check` on the run in EXECRET_OUT (default out/).
 check-run: deps
 	$(RUN) check
 
 preview: deps
-	$(DENO) run --allow-all --cached-only scripts/build_site.ts --preview
+	$(DENO) run --allow-all --cached-only src/site/build_site.ts --preview
 
 sql: deps
 	@$(RUN) sql "$(Q)"

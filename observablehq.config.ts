@@ -1,7 +1,7 @@
 /**
  * Observable Framework configuration of the report site (root `docs/`).
  *
- * Built by `scripts/build_site.ts`, which fills Framework's npm cache from
+ * Built by `src/site/build_site.ts`, which fills Framework's npm cache from
  * node_modules first and runs the build with the network denied, so every
  * setting here must work offline: no remote stylesheets (the default loads
  * Google Fonts), DuckDB extensions off (they are fetched from
@@ -14,7 +14,7 @@ const outputDir = Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
  * sideways when wider than the page, instead of cutting text short with an
  * ellipsis (Inputs.table lays out up to 12 columns "fixed", in equal shares
  * of the width); prose in a cell (`.wrap`) wraps instead. A figure wider
- * than the page (on a phone: src/report/chart_width.ts) scrolls sideways too.
+ * than the page (on a phone: src/site/report/chart_width.ts) scrolls sideways too.
  */
 const TABLE_STYLE = `<style>
 form[class*="-table"] table { table-layout: auto !important; }

@@ -2,7 +2,7 @@
 # Make sure the Chromium that the report site's browser test drives exists
 # before `make test` runs anything: the test launches Debian's Chromium (never
 # a downloaded browser) at $EXECRET_CHROMIUM, default /usr/bin/chromium, the
-# same path src/report/browser.ts uses.
+# same path src/site/browser.ts uses.
 #
 # Present: exit 0 silently. Missing, as root with apt-get on PATH: install the
 # `chromium` package. Otherwise print one line saying what to install and exit

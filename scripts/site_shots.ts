@@ -14,10 +14,10 @@
 import { join } from "node:path";
 import config from "../observablehq.config.ts";
 import type { Page } from "playwright-core";
-import { launchChromium } from "../src/report/browser.ts";
-import { serveSite } from "../src/report/static_server.ts";
+import { launchChromium } from "../src/site/browser.ts";
+import { serveSite } from "../src/site/static_server.ts";
 import { outDir } from "../src/io/paths.ts";
-import { stageOf } from "./site_runs.ts";
+import { stageOf } from "../src/site/site_runs.ts";
 
 /** The widths shot: a desktop's, and a phone's (390 px, an iPhone's CSS width). */
 export const SHOT_WIDTHS = [1280, 390] as const;

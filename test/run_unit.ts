@@ -11,7 +11,7 @@
  * that take longest, each alone, longest first: a slot that frees up takes
  * the next job, so the long ones do not start last and no fixed split of
  * the files has to balance. Site builds of one checkout wait for each other
- * (scripts/build_lock.ts), so the jobs that build sites may run together.
+ * (src/site/build_lock.ts), so the jobs that build sites may run together.
  * A job marked `solo` (one that loads the machine on purpose) runs alone.
  *
  * Usage: deno run -A test/run_unit.ts (from the project root).
@@ -85,7 +85,7 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   // REFERENCE.md's shard example through the installed execret command. ~40 s wall.
   { name: "shards-example", paths: ["test/docs/shards_example_test.ts"] },
   // The whole pipeline on generated tasks. 32 / 20.
-  { name: "growth", paths: ["src/bench/growth_test.ts"] },
+  { name: "growth", paths: ["src/cli/bench/growth_test.ts"] },
   // The tampering corpus on each runtime, in the pool and through exec
   // reranking: ~20 Pyodide workers retire and restart in each. 295 s wall
   // in a `make test` on a machine busy with other work (2026-12-04), where

@@ -1,7 +1,7 @@
 // A page cell of a release run: the kit's number, the released one beneath
 // it, and a marker when they differ beyond the released precision. What the
 // cell says (text, class, marker, tooltip) comes from cellView in
-// src/report/paper_comparison_view.ts; this only builds the elements.
+// src/site/report/paper_comparison_view.ts; this only builds the elements.
 
 const STYLE_ID = "release-cell-style";
 

@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-import-prefix no-unversioned-import -- a Framework component: it imports
-// `npm:` names, which Framework resolves to the versions scripts/fill_framework_cache.ts bundles from
+// `npm:` names, which Framework resolves to the versions src/site/fill_framework_cache.ts bundles from
 // node_modules (pinned in deno.json).
-// Draw a Vega-Lite spec (built by src/report/figures/) as SVG, with links to the spec and to the
+// Draw a Vega-Lite spec (built by src/site/report/figures/) as SVG, with links to the spec and to the
 // SVG under the figure. Every figure of the site is drawn here: Vega-Lite is the one way.
 import * as vega from "npm:vega";
 import { compile } from "npm:vega-lite";

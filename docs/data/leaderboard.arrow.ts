@@ -1,3 +1,3 @@
-import { streamTable } from "../../loaders/table_stream.ts";
+import { streamTable } from "../../src/site/table_stream.ts";
 import { LEADERBOARD } from "../../src/tables/board.ts";
 await streamTable("leaderboard", LEADERBOARD);

@@ -1,3 +1,3 @@
-import { perQuerySubset } from "../../loaders/per_query_subset.ts";
-import { writeAll } from "../../loaders/stdout.ts";
+import { perQuerySubset } from "../../src/site/per_query_subset.ts";
+import { writeAll } from "../../src/site/stdout.ts";
 await writeAll(await perQuerySubset(["margin"]));

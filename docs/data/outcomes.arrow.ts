@@ -1,3 +1,3 @@
-import { snippetOutcomesStream } from "../../loaders/snippet_outcomes.ts";
-import { writeAll } from "../../loaders/stdout.ts";
+import { snippetOutcomesStream } from "../../src/site/outcomes_table.ts";
+import { writeAll } from "../../src/site/stdout.ts";
 await writeAll(await snippetOutcomesStream());

@@ -1,2 +1,2 @@
-import { streamTable } from "../../loaders/table_stream.ts";
+import { streamTable } from "../../src/site/table_stream.ts";
 await streamTable("pairwise");

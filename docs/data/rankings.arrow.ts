@@ -1,3 +1,3 @@
 // rankings with the reranked configs' rows (rerank_rankings) appended.
-import { streamUnion } from "../../loaders/reranked_union.ts";
+import { streamUnion } from "../../src/site/reranked_union.ts";
 await streamUnion("rankings", ["rerank_rankings", "board_rankings"]);

@@ -1,3 +1,3 @@
-import { runInfo } from "../../loaders/run_info.ts";
-import { writeAll } from "../../loaders/stdout.ts";
+import { runInfo } from "../../src/site/run_info.ts";
+import { writeAll } from "../../src/site/stdout.ts";
 await writeAll(new TextEncoder().encode(JSON.stringify(await runInfo())));

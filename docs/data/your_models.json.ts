@@ -1,3 +1,3 @@
-import { yourModelsData } from "../../loaders/your_models.ts";
-import { writeAll } from "../../loaders/stdout.ts";
+import { yourModelsData } from "../../src/site/your_models_data.ts";
+import { writeAll } from "../../src/site/stdout.ts";
 await writeAll(new TextEncoder().encode(JSON.stringify(await yourModelsData())));

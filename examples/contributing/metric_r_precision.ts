@@ -1,5 +1,5 @@
-import type { RankingsMetric } from "../../src/metrics/metric.ts";
-import { precision_at_k } from "../../src/metrics/precision_at_k.ts";
+import type { RankingsMetric } from "../../src/score/metrics/metric.ts";
+import { precision_at_k } from "../../src/score/metrics/precision_at_k.ts";
 
 /**
  * R-precision (trec_eval's `Rprec`): precision at R, where R is how many

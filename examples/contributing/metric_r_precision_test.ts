@@ -1,10 +1,10 @@
 /**
  * The worked example of CONTRIBUTING.md's "metric" section: R-precision,
  * plugged into the registry the score stage and the rankings check iterate,
- * as the one line in src/metrics/registry.ts would.
+ * as the one line in src/score/metrics/metric_registry.ts would.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { METRIC_REGISTRY } from "../../src/metrics/registry.ts";
+import { METRIC_REGISTRY } from "../../src/score/metrics/metric_registry.ts";
 import { evaluateQuery, poolContext } from "../../src/score/evaluate_query.ts";
 import { recomputeMetricsFromRankings } from "../../src/stats/recompute.ts";
 import { R_PRECISION_METRIC } from "./metric_r_precision.ts";

@@ -5,7 +5,7 @@
  * (src/mutate/operator_registry.ts); the test beside it plugs it in by
  * passing `[...OPERATORS, wrongSignOperator]` instead.
  */
-import type { OperatorEntry, ProposedEdit, SiteContext } from "../../src/mutate/mod.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../../src/mutate/operator_entry.ts";
 
 /**
  * `wrong_sign` sites: every unary minus whose operand is not a number literal

@@ -1,13 +1,11 @@
 import { deepStrictEqual as assertEquals, ok, strictEqual } from "node:assert/strict";
-import {
-  diffOneEdit,
-  loadPythonParser,
-  mutateCodeWith,
-  mutateTasks,
-  operatorReference,
-  OPERATORS,
-  verifyMutant,
-} from "../../src/mutate/mod.ts";
+import { loadPythonParser } from "../../src/common/python_parser.ts";
+import { diffOneEdit } from "../../src/mutate/diff_one_edit.ts";
+import { mutateCodeWith } from "../../src/mutate/mutate_code.ts";
+import { mutateTasks } from "../../src/mutate/mutate_tasks.ts";
+import { operatorReference } from "../../src/mutate/operator_reference.ts";
+import { OPERATORS } from "../../src/mutate/operator_registry.ts";
+import { verifyMutant } from "../../src/mutate/verify_mutant.ts";
 import { wrongSignOperator } from "./operator_wrong_sign.ts";
 
 const parser = await loadPythonParser();

@@ -7,11 +7,11 @@ import { deepStrictEqual as assertEquals, ok, strictEqual, throws } from "node:a
 import { readRows, writeTable } from "../../src/io/arrow_table.ts";
 import { tablePath } from "../../src/io/paths.ts";
 import { CORPUS, QUERIES, RANKINGS, TASKS } from "../../src/tables/schema.ts";
-import { parseRerankConfig, RERANKERS } from "../../src/rerank/registry.ts";
-import { runRerankStage } from "../../src/rerank/stage.ts";
+import { parseRerankConfig, RERANKERS } from "../../src/rerank/reranker_registry.ts";
+import { runRerankStage } from "../../src/rerank/rerank_stage.ts";
 import { overlapEntry } from "./overlap_reranker.ts";
 
-// The "one line" in src/rerank/registry.ts, done here without editing it.
+// The "one line" in src/rerank/reranker_registry.ts, done here without editing it.
 const entries = [...RERANKERS, overlapEntry];
 
 const TASK_CODE: Record<string, [string, string]> = {

@@ -16,10 +16,10 @@
  */
 import { basename, join } from "node:path";
 import type { Reject } from "../../src/tables/rejects.ts";
-import { deriveEntryPoint } from "../../src/sources/mbpp.ts";
-import type { PythonSyntax } from "../../src/sources/python_syntax.ts";
-import type { TaskSource } from "../../src/sources/registry.ts";
-import { checkTask, type SourceRead, type TaskDraft, taskReject } from "../../src/sources/task.ts";
+import { deriveEntryPoint } from "../../src/tasks/mbpp.ts";
+import type { PythonSyntax } from "../../src/tasks/python_syntax.ts";
+import type { TaskSource } from "../../src/tasks/source_registry.ts";
+import { checkTask, type SourceRead, type TaskDraft, taskReject } from "../../src/tasks/task.ts";
 
 /** Read every `*.py` file of `dir` as a task; a file that is not one becomes a reject. */
 export async function readPyFiles(dir: string, syntax: PythonSyntax): Promise<SourceRead> {

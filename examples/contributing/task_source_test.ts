@@ -1,13 +1,13 @@
 /**
  * The worked example of CONTRIBUTING.md's "task source" section: the
  * `pyfiles:DIR` source, plugged into the registry the tasks stage resolves
- * source names with, as the one line in src/sources/registry.ts would.
+ * source names with, as the one line in src/tasks/source_registry.ts would.
  */
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { SourceError } from "../../src/sources/external.ts";
-import { TASK_SOURCES } from "../../src/sources/registry.ts";
-import { buildTasks } from "../../src/sources/stage.ts";
+import { SourceError } from "../../src/tasks/external.ts";
+import { TASK_SOURCES } from "../../src/tasks/source_registry.ts";
+import { buildTasks } from "../../src/tasks/tasks_stage.ts";
 import { PYFILES_SOURCE } from "./task_source.ts";
 
 // The one line: the registry with the new entry added.

@@ -7,13 +7,13 @@ import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:
 import { join } from "node:path";
 import { withNulls, writeTable } from "../../src/io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../../src/tables/schema.ts";
-import { PROVIDER_ENTRIES } from "../../src/embed/registry.ts";
-import { runEmbedStage } from "../../src/embed/stage.ts";
+import { PROVIDER_ENTRIES } from "../../src/embed/provider_registry.ts";
+import { runEmbedStage } from "../../src/embed/embed_stage.ts";
 import { readEmbeddingFile } from "../../src/embed/embedding_file.ts";
 import { l2Normalize } from "../../src/embed/vectors.ts";
 import { TRIGRAM_DIMS, trigramCounts, trigramEntry } from "./trigram_provider.ts";
 
-// The "one line" in src/embed/registry.ts, done here without editing it.
+// The "one line" in src/embed/provider_registry.ts, done here without editing it.
 const providers = [...PROVIDER_ENTRIES, trigramEntry];
 
 const CONFIG = {

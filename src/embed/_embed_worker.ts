@@ -50,7 +50,7 @@ let queue = Promise.resolve();
 async function handle(message: InMessage): Promise<void> {
   if (message.t === "init") {
     const inv = message.inv!;
-    const { providerEntry, providerFor } = await import("./registry.ts");
+    const { providerEntry, providerFor } = await import("./provider_registry.ts");
     provider = await providerFor(inv, { env: { EXECRET_MODELS: message.models } }) as DenseProvider;
     // A provider may load its model on first use; load it now so "ready" means ready.
     await providerEntry(inv.provider).warm?.();

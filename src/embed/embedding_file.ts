@@ -6,7 +6,7 @@ import type { Invocation } from "./invocations.ts";
 import type { Role } from "./provider.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { type EmbeddingColumns, embeddingsSpec } from "../tables/embeddings.ts";
-import { PROVIDER_ENTRIES } from "./registry.ts";
+import { PROVIDER_ENTRIES } from "./provider_registry.ts";
 
 /** One row of an embedding file, its role narrowed to the two it may hold. */
 export type EmbeddingRow = Omit<EmbeddingColumns, "role"> & { role: Role };

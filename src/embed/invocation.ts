@@ -4,7 +4,8 @@
  * the table loader (invocations.ts), which checks entries against the
  * provider registry: providers import this file, so it imports no provider.
  */
-import type { RequestLimits, Role, Similarity } from "./provider.ts";
+import type { RequestLimits, Role } from "./provider.ts";
+import type { Similarity } from "../common/similarity.ts";
 
 export type { RequestLimits };
 

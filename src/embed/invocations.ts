@@ -2,12 +2,12 @@ import { UserError } from "../io/user_error.ts";
 import { fileURLToPath } from "node:url";
 import type { Invocation } from "./invocation.ts";
 import type { ProviderEntry } from "./provider_entry.ts";
-import { PROVIDER_ENTRIES } from "./registry.ts";
+import { PROVIDER_ENTRIES } from "./provider_registry.ts";
 import { entryFields, readNamedTable } from "../io/named_table.ts";
 
 export type { Invocation, RequestLimits, RoleSettings } from "./invocation.ts";
 export { roleParams, textToSend } from "./invocation.ts";
-export type { ProviderName } from "./registry.ts";
+export type { ProviderName } from "./provider_registry.ts";
 
 /** Path of the committed invocation table. */
 export const DEFAULT_INVOCATIONS_PATH = fileURLToPath(

@@ -12,7 +12,7 @@ import {
   textToSend,
   validateInvocation,
 } from "./invocations.ts";
-import { isSparse, missingRequirements } from "./registry.ts";
+import { isSparse, missingRequirements } from "./provider_registry.ts";
 
 Deno.test("the committed table loads, names are unique and every entry cites its doc page", async () => {
   const table = await loadInvocations();

@@ -5,7 +5,7 @@ import type { Invocation } from "./invocations.ts";
 import type { EmbedReport, Role } from "./provider.ts";
 import { watchChild } from "../io/child_watchdog.ts";
 import { childDenoEnv } from "../io/child_env.ts";
-import { PROVIDER_ENTRIES } from "./registry.ts";
+import { PROVIDER_ENTRIES } from "./provider_registry.ts";
 
 const WORKER = fileURLToPath(new URL("./_embed_worker.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));

@@ -5,7 +5,7 @@ import { withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { invocationFor } from "./invocations.ts";
 import { embedInWorkers } from "./parallel_embed.ts";
-import { runEmbedStage } from "./stage.ts";
+import { runEmbedStage } from "./embed_stage.ts";
 import { decodeSegment, encodeSegment } from "./vector_cache.ts";
 
 // The kit's own USE entry with small batches, so ~60 texts make several batches.

@@ -28,7 +28,7 @@ import { TASKS } from "../tables/schema.ts";
 import { batchDigest, batchKeys, keyItems, planBatches, type PlannedBatch } from "./batch_plan.ts";
 import { type Invocation, invocationFor } from "./invocations.ts";
 import { type DenseProvider, embedWithReport } from "./provider.ts";
-import { isSparse, providerEntry, providerFor, type ProviderOptions } from "./registry.ts";
+import { isSparse, providerEntry, providerFor, type ProviderOptions } from "./provider_registry.ts";
 import { decodeSegment, encodeSegment, openVectorCache, type VectorCache } from "./vector_cache.ts";
 
 /** Folder of one config's prefetched batches. */

@@ -2,9 +2,9 @@ import { deepStrictEqual as assertEquals, strictEqual } from "node:assert/strict
 import { join } from "node:path";
 import { readRows, readTable, withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES, TASKS } from "../tables/schema.ts";
-import { runEmbedStage } from "./stage.ts";
+import { runEmbedStage } from "./embed_stage.ts";
 import { prefetchDir, prefetchQueries } from "./prefetch.ts";
-import { TINY_INVOCATION, TINY_MODELS } from "./_tiny_model.ts";
+import { TINY_INVOCATION, TINY_MODELS } from "../../test/support/tiny_model.ts";
 import { decodeSegment } from "./vector_cache.ts";
 
 const QUERY_TEXTS = [

@@ -11,9 +11,6 @@
 /** Whether a text is the search query or a pool document. */
 export type Role = "query" | "document";
 
-/** How scores are computed from dense vectors. */
-export type Similarity = "cosine" | "dot";
-
 /** Vectors for a list of texts, and which of them the kit had to cut to fit the provider. */
 export interface EmbedReport {
   vectors: Float32Array[];

@@ -2,8 +2,8 @@ import { deepStrictEqual as assertEquals, ok, strictEqual } from "node:assert/st
 import { join } from "node:path";
 import { readRows, readTable, withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
-import { runEmbedStage } from "./stage.ts";
-import { TINY_INVOCATION, TINY_MODELS } from "./_tiny_model.ts";
+import { runEmbedStage } from "./embed_stage.ts";
+import { TINY_INVOCATION, TINY_MODELS } from "../../test/support/tiny_model.ts";
 import { mergeCaches } from "../pipeline/merge_cache.ts";
 import { parseShard } from "../common/shard.ts";
 

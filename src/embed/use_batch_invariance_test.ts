@@ -13,7 +13,7 @@ import { invocationFor } from "./invocations.ts";
 import { keyItems, planBatches } from "./batch_plan.ts";
 import { embedInWorkers } from "./parallel_embed.ts";
 import { useProvider } from "./providers/use.ts";
-import { mbppTexts } from "./use_test_texts.ts";
+import { mbppTexts } from "../../test/support/use_test_texts.ts";
 
 const bits = (v: Float32Array) => [...new Uint32Array(Float32Array.from(v).buffer)];
 const same = (a: Float32Array, b: Float32Array) => bits(a).every((x, i) => x === bits(b)[i]);

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { initUseModel } from "./providers/use.ts";
 import { FAST_PATH_KERNELS, speedUpUseModel, usePackageKernels } from "./use_fast_path.ts";
 import { backendKernel } from "./tfjs_kernels.ts";
-import { mbppTexts } from "./use_test_texts.ts";
+import { mbppTexts } from "../../test/support/use_test_texts.ts";
 
 /** The kernels tfjs would run for `name` on the wasm backend right now. */
 function wasmKernel(name: string): unknown {

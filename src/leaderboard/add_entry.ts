@@ -15,7 +15,7 @@ import { atomicWrite } from "../io/atomic_write.ts";
 import { tablePath } from "../io/paths.ts";
 import type { Invocation } from "../embed/invocations.ts";
 import { readBenchmark } from "../score/benchmark.ts";
-import { configScorer } from "../score/score_matrix_for.ts";
+import { configScorer } from "../score/config_scorer.ts";
 import { rankQuery } from "../score/rank_query.ts";
 import { fnv1a32 } from "../score/tie_break.ts";
 import { poolContext } from "../score/evaluate_query.ts";

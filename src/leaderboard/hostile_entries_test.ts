@@ -14,7 +14,7 @@ import { REJECTS } from "../tables/schema.ts";
 import { runBoardStage } from "./stage.ts";
 import { MAX_FILE_BYTES } from "./run_file.ts";
 import { makeFixtureRun } from "../../test/fixtures/run/make_fixture_run.ts";
-import { generatedMeta, generatedRunLines, gzip, writeEntry } from "../bench/board_entries.ts";
+import { generatedMeta, generatedRunLines, gzip, writeEntry } from "../cli/bench/board_entries.ts";
 
 const BENCHMARK = "fixture";
 const out = await Deno.makeTempDir({ prefix: "execret_board_" });

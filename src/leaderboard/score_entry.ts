@@ -14,13 +14,13 @@
  *
  * @module
  */
-import { METRIC_REGISTRY, type MetricEntry } from "../metrics/registry.ts";
-import { CANONICAL_RANK_METRIC, MRR_METRIC } from "../metrics/mrr.ts";
+import { METRIC_REGISTRY, type MetricEntry } from "../score/metrics/metric_registry.ts";
+import { CANONICAL_RANK_METRIC, MRR_METRIC } from "../score/metrics/mrr.ts";
 import {
   BELOW_DISTRACTOR_METRIC,
   MARGIN_METRIC,
   OUTRANK_METRIC,
-} from "../metrics/distractor_diagnostics.ts";
+} from "../score/metrics/distractor_diagnostics.ts";
 import type { Benchmark } from "../score/benchmark.ts";
 import {
   evaluateQuery,

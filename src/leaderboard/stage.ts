@@ -18,7 +18,7 @@
 import { readTableRows, TableNotFound, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
-import { missingRequirements, providerEntry, providerFor } from "../embed/registry.ts";
+import { missingRequirements, providerEntry, providerFor } from "../embed/provider_registry.ts";
 import { readBenchmark } from "../score/benchmark.ts";
 import { BOARD_ENTRIES, type BoardEntryRow } from "../tables/board.ts";
 import { type Reject, writeRejects } from "../tables/rejects.ts";

@@ -5,7 +5,7 @@ import { verifyMutant } from "./verify_mutant.ts";
 import { exampleCode, OPERATOR_EXAMPLES } from "./operator_examples.ts";
 
 const parser = await loadPythonParser();
-import { afters, only } from "./_candidates.ts";
+import { afters, only } from "../../test/support/mutate_candidates.ts";
 
 Deno.test("identical codes are kept once and never equal the canonical", () => {
   const code = "def d(a):\n    return f(a, a) + g(a - 0, a - 0)\n";

@@ -5,7 +5,7 @@ import { diffOneEdit } from "./diff_one_edit.ts";
 import { verifyMutant } from "./verify_mutant.ts";
 
 const parser = await loadPythonParser();
-import { afters, only } from "./_candidates.ts";
+import { afters, only } from "../../test/support/mutate_candidates.ts";
 
 Deno.test("wrong_comparison: each link of a chained comparison, is not / not in, never a for's in", async () => {
   const code =

@@ -9,7 +9,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { createPool, type Runtime } from "./pool.ts";
 import type { Outcome } from "./outcome.ts";
-import { load, matches, NORMAL, testOnEachRuntime } from "./pool_fixtures.ts";
+import { load, matches, NORMAL, testOnEachRuntime } from "../../test/support/pool_fixtures.ts";
 
 async function hostileRun(runtime: Runtime): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "execret_oracle_" });

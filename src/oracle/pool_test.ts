@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { createPool, type OraclePool, type Runtime, seedSnapshot, snapshotFile } from "./pool.ts";
 import { processCpuSeconds } from "../io/child_process.ts";
-import { load, NORMAL, options, testOnEachRuntime } from "./pool_fixtures.ts";
+import { load, NORMAL, options, testOnEachRuntime } from "../../test/support/pool_fixtures.ts";
 
 Deno.test({
   name: "both runtimes give the same outcomes on the shared corpus",

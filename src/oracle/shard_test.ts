@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { MUTANTS, TASKS } from "../tables/schema.ts";
-import { runOracleStage } from "./stage.ts";
+import { runOracleStage } from "./oracle_stage.ts";
 import { mergeCaches } from "../pipeline/merge_cache.ts";
 import { parseShard, shardOf } from "../common/shard.ts";
 import { cacheFileName } from "./cache.ts";

@@ -8,8 +8,8 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { createPool, type Runtime } from "./pool.ts";
-import { interleaved, problem, tamperCorpus } from "./tamper_fixture.ts";
-import { testOnEachRuntime } from "./pool_fixtures.ts";
+import { interleaved, problem, tamperCorpus } from "../../test/support/tamper_fixture.ts";
+import { testOnEachRuntime } from "../../test/support/pool_fixtures.ts";
 
 async function tamperRun(runtime: Runtime): Promise<void> {
   const jobs = interleaved(tamperCorpus());

@@ -1,5 +1,5 @@
 import { invocationFor } from "../embed/invocations.ts";
-import { missingRequirements } from "../embed/registry.ts";
+import { missingRequirements } from "../embed/provider_registry.ts";
 import { ALL_RELEASED } from "../release/bundle_source.ts";
 
 /** A config that cannot run here, and what it lacks. */

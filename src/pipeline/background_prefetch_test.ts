@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { withNulls, writeTable } from "../io/arrow_table.ts";
 import { fileExists } from "../io/file_exists.ts";
 import { CORPUS, QUERIES, TASKS } from "../tables/schema.ts";
-import { runEmbedStage } from "../embed/stage.ts";
+import { runEmbedStage } from "../embed/embed_stage.ts";
 import { prefetchCommand, startBackgroundPrefetch } from "./background_prefetch.ts";
 import { prefetchLine } from "./run_pipeline.ts";
 

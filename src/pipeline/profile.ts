@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { UserError } from "../io/user_error.ts";
-import { parseRerankConfig } from "../rerank/registry.ts";
+import { parseRerankConfig } from "../rerank/reranker_registry.ts";
 
 /** A run's settings: which sources, configs, seeds and limits (data/profiles/*.json). */
 export interface Profile {

@@ -3,28 +3,28 @@ import { embeddingsDir, outDir, tablePath } from "../io/paths.ts";
 import type { Profile } from "./profile.ts";
 import type { StageInputs } from "./stamp.ts";
 import { REPO_ROOT } from "./code_fingerprint.ts";
-import { runTasksStage, sourceInputDigests } from "../sources/stage.ts";
-import { ALL_TASK_SOURCES } from "./task_sources.ts";
-import { runMutateStage } from "../mutate/stage.ts";
-import { runOracleStage } from "../oracle/stage.ts";
+import { runTasksStage, sourceInputDigests } from "../tasks/tasks_stage.ts";
+import { runMutateStage } from "../mutate/mutate_stage.ts";
+import { runOracleStage } from "../oracle/oracle_stage.ts";
 import { DRIVER_PATHS } from "../oracle/driver_source.ts";
-import { runEmbedStage } from "../embed/stage.ts";
+import { runEmbedStage } from "../embed/embed_stage.ts";
 import { invocationFor, userInvocationFiles } from "../embed/invocations.ts";
-import { isSparse, providerEntry } from "../embed/registry.ts";
-import { runScoreStage } from "../score/stage.ts";
-import { runStatsStage } from "../stats/stage.ts";
+import { isSparse, providerEntry } from "../embed/provider_registry.ts";
+import { runScoreStage } from "../score/score_stage.ts";
+import { runStatsStage } from "../stats/stats_stage.ts";
 import { runBoardStage } from "../leaderboard/stage.ts";
 import { leaderboardDir, listEntries } from "../leaderboard/entries.ts";
-import { resultsPath, writeResultsFiles } from "../export/release_results.ts";
+import { resultsPath, writeResultsFiles } from "../results/results_stage.ts";
 import { stageRejectFiles, summarizeRejects, writeCombinedRejects } from "../tables/rejects.ts";
 import { pick, readTableRows } from "../io/arrow_table.ts";
 import { UserError } from "../io/user_error.ts";
 import { QUERIES, REJECTS } from "../tables/schema.ts";
-import { runRerankStage } from "../rerank/stage.ts";
-import { parseRerankConfig } from "../rerank/registry.ts";
-import { runReleaseOracleStage } from "../release/release_oracle.ts";
+import { runRerankStage } from "../rerank/rerank_stage.ts";
+import { parseRerankConfig } from "../rerank/reranker_registry.ts";
+import { runReleaseOracleStage } from "../oracle/release_oracle.ts";
 import { isReleasePool } from "../release/bundle_source.ts";
-import { runCompareStage, writeReleasedEmbeddings } from "../release/release_stages.ts";
+import { runCompareStage } from "../compare/compare_stage.ts";
+import { writeReleasedEmbeddings } from "../embed/release_embeddings.ts";
 import { tablesOf } from "../tables/catalog.ts";
 import {
   bundleDigests,
@@ -146,21 +146,21 @@ export const STAGES: StageDef[] = [
         sources: p.sources,
         release: await bundleDigests(p, ["data/queries.jsonl", "data/corpus.jsonl"]),
         // What `jsonl:FILE`, `release:DIR` and the like read, by content.
-        inputs: await sourceInputDigests(await sourcesOf(p), { registry: ALL_TASK_SOURCES }),
+        inputs: await sourceInputDigests(await sourcesOf(p)),
       },
       files: [
         committed("data/builtin_tasks.jsonl"),
         committed("data/sources.json"),
         ...mirrorFiles(),
       ],
-      entry: "src/sources/stage.ts",
+      entry: "src/tasks/tasks_stage.ts",
       assets: [GRAMMAR],
     }),
     outputs() {
       return Promise.resolve([...this.tables.map(table), rejects("tasks")]);
     },
     run: async (p, quiet) => {
-      await runTasksStage({ sources: await sourcesOf(p), quiet, registry: ALL_TASK_SOURCES });
+      await runTasksStage({ sources: await sourcesOf(p), quiet });
     },
   },
   {
@@ -171,7 +171,7 @@ export const STAGES: StageDef[] = [
       Promise.resolve({
         settings: { seed: p.mutation_seed, extensions: p.mutation_extensions },
         files: [table("tasks")],
-        entry: "src/mutate/stage.ts",
+        entry: "src/mutate/mutate_stage.ts",
         assets: ["src/mutate/_mutate_worker.ts", GRAMMAR],
       }),
     outputs() {
@@ -197,7 +197,7 @@ export const STAGES: StageDef[] = [
       files: [table("tasks"), table("mutants")],
       // A release profile's pool is the release's own: its oracle re-executes
       // the released snippets instead of choosing among mutants.
-      entry: isReleasePool(p) ? "src/release/release_oracle.ts" : "src/oracle/stage.ts",
+      entry: isReleasePool(p) ? "src/oracle/release_oracle.ts" : "src/oracle/oracle_stage.ts",
       assets: [
         ...DRIVER_PATHS,
         "src/oracle/pyodide_worker.ts",
@@ -259,11 +259,11 @@ export const STAGES: StageDef[] = [
         ]),
       },
       files: [table("queries"), table("corpus"), ...invocationTables()],
-      entry: "src/embed/stage.ts",
+      entry: "src/embed/embed_stage.ts",
       // The worker process each offline model runs in is spawned by path, outside the import graph.
       assets: [
         EMBED_WORKER,
-        ...((await releasedSystemsOf(p)).length ? ["src/release/release_stages.ts"] : []),
+        ...((await releasedSystemsOf(p)).length ? ["src/embed/release_embeddings.ts"] : []),
       ],
     }),
     outputs: async (p) => (await denseConfigs(p)).map((c) => join(embeddingsDir(), `${c}.arrow`)),
@@ -288,7 +288,7 @@ export const STAGES: StageDef[] = [
         ...invocationTables(),
         ...(await denseConfigs(p)).map((c) => join(embeddingsDir(), `${c}.arrow`)),
       ],
-      entry: "src/score/stage.ts",
+      entry: "src/score/score_stage.ts",
       assets: [DOT_WORKER],
     }),
     outputs() {
@@ -317,7 +317,7 @@ export const STAGES: StageDef[] = [
         ...invocationTables(),
         committed("data/rerankers.json"),
       ],
-      entry: "src/rerank/stage.ts",
+      entry: "src/rerank/rerank_stage.ts",
       assets: [
         ...DRIVER_PATHS,
         "src/oracle/pyodide_worker.ts",
@@ -379,7 +379,7 @@ export const STAGES: StageDef[] = [
           ...["per_query", "rerank_per_query", "board_per_query", "board_entries"].map(table),
           ...stageRejectFiles(),
         ],
-        entry: "src/stats/stage.ts",
+        entry: "src/stats/stats_stage.ts",
         assets: [DOT_WORKER, "src/tables/rejects.ts"],
       }),
     outputs() {
@@ -404,7 +404,7 @@ export const STAGES: StageDef[] = [
       files: (await bundleDirOf(p)) === null
         ? []
         : ["metrics", "pairwise", "rankings", "tasks"].map(table),
-      entry: "src/release/release_stages.ts",
+      entry: "src/compare/compare_stage.ts",
       // Read by import.meta.url through the sources and embed modules it imports.
       assets: ["data/invocations.json", "data/sources.json"],
     }),
@@ -433,7 +433,7 @@ export const STAGES: StageDef[] = [
           "metrics",
         ]
           .map(table),
-        entry: "src/export/release_results.ts",
+        entry: "src/results/results_stage.ts",
       }),
     outputs: async (p) =>
       [...await configsOf(p), ...await rerankersOf(p)].sort().map((c) => resultsPath(c)),

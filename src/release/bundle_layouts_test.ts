@@ -12,11 +12,11 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readEmbeddingFile } from "../embed/embedding_file.ts";
-import { pythonSyntax } from "../sources/python_syntax.ts";
-import { readRelease } from "./release_tasks.ts";
+import { pythonSyntax } from "../tasks/python_syntax.ts";
+import { readRelease } from "../tasks/release_tasks.ts";
 import { releasedSystems } from "./bundle_source.ts";
 import { readBundle } from "./read_bundle.ts";
-import { writeReleasedEmbeddings } from "./release_stages.ts";
+import { writeReleasedEmbeddings } from "../embed/release_embeddings.ts";
 
 const FIXTURE = fileURLToPath(new URL("../../test/fixtures/release/paper", import.meta.url));
 

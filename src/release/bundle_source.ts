@@ -1,6 +1,6 @@
 import { RELEASED_PREFIX } from "../tables/board.ts";
 import { UserError } from "../io/user_error.ts";
-import type { Similarity } from "../embed/provider.ts";
+import type { Similarity } from "../common/similarity.ts";
 import { fetchRelease } from "./fetch_release.ts";
 import type { Bundle } from "./read_bundle.ts";
 

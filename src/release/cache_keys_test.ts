@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { sha256Hex } from "../io/hash.ts";
 import { detectTestsRule, kitOutcome, pythonJsonDumps } from "./cache_keys.ts";
 import { readBundle } from "./read_bundle.ts";
-import { brokenBundle, editLines, FIXTURE_BUNDLE } from "./fixture_bundle.ts";
+import { brokenBundle, editLines, FIXTURE_BUNDLE } from "../../test/support/fixture_bundle.ts";
 
 Deno.test("pythonJsonDumps writes what Python's json.dumps writes", () => {
   // From python3: json.dumps(['a\x7fé"\\\n\x01😀', "assert f(1) == 2"])

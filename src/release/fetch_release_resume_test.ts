@@ -18,7 +18,7 @@ import {
   userError,
   withEnv,
   withHub,
-} from "./_fetch_hub.ts";
+} from "../../test/support/fetch_hub.ts";
 
 Deno.test("fetchRelease: within one run, a cut connection and a 503 are retried", async () => {
   await withHub(async (hub, bundle) => {

@@ -27,7 +27,7 @@ import {
   userError,
   withEnv,
   withHub,
-} from "./_fetch_hub.ts";
+} from "../../test/support/fetch_hub.ts";
 
 Deno.test("parseReleaseSpec: defaults, repo, revision and bad specs", () => {
   const paper = { repo: DEFAULT_RELEASE_REPO, revision: DEFAULT_RELEASE_REVISION };

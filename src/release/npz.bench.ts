@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { readNpz } from "./npz.ts";
-import { PYTHON, runPython } from "./npz_fixture.ts";
+import { PYTHON, runPython } from "../../test/support/npz_fixture.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "npz-bench-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));

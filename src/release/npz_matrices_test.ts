@@ -8,7 +8,7 @@ import {
   matrixCounts,
   roleFromName,
 } from "./npz_matrices.ts";
-import { numpyAvailable, runPython } from "./npz_fixture.ts";
+import { numpyAvailable, runPython } from "../../test/support/npz_fixture.ts";
 
 const HAS_NUMPY = await numpyAvailable();
 

@@ -8,7 +8,7 @@ import {
   runPython,
   storedZip,
   utf32Bytes,
-} from "./npz_fixture.ts";
+} from "../../test/support/npz_fixture.ts";
 
 const HAS_NUMPY = await numpyAvailable();
 

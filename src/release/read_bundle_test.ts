@@ -2,7 +2,12 @@ import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict
 import { join } from "node:path";
 import { BundleError } from "./bundle_problem.ts";
 import { readBundle } from "./read_bundle.ts";
-import { brokenBundle, editLines, editTop, FIXTURE_BUNDLE } from "./fixture_bundle.ts";
+import {
+  brokenBundle,
+  editLines,
+  editTop,
+  FIXTURE_BUNDLE,
+} from "../../test/support/fixture_bundle.ts";
 
 /** Expect readBundle to refuse with a one-line message matching `pattern`. */
 async function expectRefusal(dir: string, pattern: RegExp): Promise<BundleError> {

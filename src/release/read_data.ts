@@ -1,4 +1,4 @@
-import { jsonlLines } from "../sources/jsonl_lines.ts";
+import { jsonlLines } from "../io/jsonl_lines.ts";
 import type { BundleProblem } from "./bundle_problem.ts";
 import type { CacheEntry } from "./bundle_types.ts";
 import type { Findings } from "./findings.ts";

@@ -1,4 +1,4 @@
-import { jsonlLines } from "../sources/jsonl_lines.ts";
+import { jsonlLines } from "../io/jsonl_lines.ts";
 
 /**
  * A row of `data/queries.jsonl`, as released: its test suite is a list of

@@ -9,8 +9,8 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { createPool } from "../oracle/pool.ts";
-import { options } from "../oracle/pool_fixtures.ts";
-import { tamperCorpus } from "../oracle/tamper_fixture.ts";
+import { options } from "../../test/support/pool_fixtures.ts";
+import { tamperCorpus } from "../../test/support/tamper_fixture.ts";
 import { execReranker } from "./exec.ts";
 import { guardVisibleOnly } from "./hidden_guard.ts";
 import type { RerankQuery } from "./reranker.ts";

@@ -1,10 +1,10 @@
-import { rank1_outcome } from "../metrics/distractor_diagnostics.ts";
+import { rank1_outcome } from "../score/metrics/distractor_diagnostics.ts";
 import {
   evaluateMetrics,
   METRIC_REGISTRY,
   type MetricEntry,
   recomputableMetrics,
-} from "../metrics/registry.ts";
+} from "../score/metrics/metric_registry.ts";
 import type { PerQueryRow, RankingRow } from "../score/evaluate_query.ts";
 import type { RerankedQuery } from "./reranker.ts";
 import type { CorpusRow, QueryRow } from "../tables/schema.ts";

@@ -1,6 +1,6 @@
 import * as arrow from "apache-arrow";
 import { readTable } from "../io/arrow_table.ts";
-import type { Similarity } from "../embed/provider.ts";
+import type { Similarity } from "../common/similarity.ts";
 import type { VectorBlock } from "./score_matrix.ts";
 
 /** The vectors of one embedding file, ordered like the benchmark's queries and pool. */

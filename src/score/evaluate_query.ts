@@ -1,4 +1,4 @@
-import { evaluateMetrics, METRIC_REGISTRY, type MetricEntry } from "../metrics/registry.ts";
+import { evaluateMetrics, METRIC_REGISTRY, type MetricEntry } from "./metrics/metric_registry.ts";
 import type { BenchmarkQuery, PoolDoc } from "./benchmark.ts";
 import { type Pool, rankQuery } from "./rank_query.ts";
 import { fnv1a32 } from "./tie_break.ts";
@@ -33,7 +33,7 @@ export function poolContext(docs: readonly PoolDoc[]): PoolContext {
  * is lower) and the per_query rows. The canonical is the query's best-ranked
  * correct id (there is one correct id per query in the paper's benchmark).
  *
- * The per_query rows are the metric registry's (src/metrics/registry.ts,
+ * The per_query rows are the metric registry's (src/score/metrics/metric_registry.ts,
  * default {@link METRIC_REGISTRY}) in its order: for each k the cutoff
  * metrics (exec, precision, ndcg, gap, mrr), then the fixed-k ones
  * (expected_exec, top_tie, mrr and canonical_rank at k = 0,

@@ -1,4 +1,4 @@
-import type { Similarity } from "../embed/provider.ts";
+import type { Similarity } from "../common/similarity.ts";
 import { dotScoresParallel } from "./dot_kernel.ts";
 import { loadNativeGemm } from "./native_gemm.ts";
 import { GemmBoundError, type RescorePlan, twoPathScores } from "./two_path_scores.ts";

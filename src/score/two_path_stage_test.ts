@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { withNulls, writeTable } from "../io/arrow_table.ts";
 import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { parquetDir, tablesDir } from "../io/paths.ts";
-import { runScoreStage } from "./stage.ts";
+import { runScoreStage } from "./score_stage.ts";
 import type { ScorePath } from "./score_matrix.ts";
 import { xoshiro128ss } from "../common/rng.ts";
 

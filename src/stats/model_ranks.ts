@@ -1,4 +1,4 @@
-import { METRIC_REGISTRY } from "../metrics/registry.ts";
+import { METRIC_REGISTRY } from "../score/metrics/metric_registry.ts";
 import { percentileInterval } from "./bootstrap.ts";
 
 /** One config's bootstrap means: the point value and B resample means per series. */

@@ -1,5 +1,5 @@
 import { readTable, TableNotFound } from "../io/arrow_table.ts";
-import { metricNames } from "../metrics/registry.ts";
+import { metricNames } from "../score/metrics/metric_registry.ts";
 // The score stage builds per_query in exactly these columns; read them the same way.
 import type { PerQueryColumns } from "../score/per_query_columns.ts";
 

@@ -7,7 +7,7 @@ import {
   type MetricEntry,
   recomputableMetrics,
   recomputableNames,
-} from "../metrics/registry.ts";
+} from "../score/metrics/metric_registry.ts";
 
 /** The rankings columns the recomputation reads. */
 export type RankingLike = Pick<RankingRow, "config" | "query_id" | "rank" | "corpus_id" | "in_top">;

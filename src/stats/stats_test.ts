@@ -3,7 +3,7 @@ import { mcnemar_exact, mcnemar_table } from "./mcnemar.ts";
 import { holm_bonferroni } from "./holm.ts";
 import { below, xoshiro128ss } from "../common/rng.ts";
 import { bootstrapMeans, percentileInterval, resampleCounts, resampler } from "./bootstrap.ts";
-import { computeStats } from "./stage.ts";
+import { computeStats } from "./stats_stage.ts";
 
 const close = (a: number, b: number, eps = 1e-12) => ok(Math.abs(a - b) <= eps, `${a} ≠ ${b}`);
 

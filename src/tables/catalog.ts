@@ -2,7 +2,7 @@
  * Every pipeline table in one list: its name, its spec, the stage that writes
  * it and the site's loader for it. The stages' table lists
  * (src/pipeline/stages.ts), the release tables' empty stand-ins
- * (loaders/release_tables.ts) and the tests read this list; no other file
+ * (src/site/release_tables.ts) and the tests read this list; no other file
  * keeps a list of table names.
  *
  * @module
@@ -87,7 +87,7 @@ export const TABLE_CATALOG: readonly CatalogEntry[] = [
   entry("rerank_rankings", RANKINGS, "rerank"),
   entry("rerank_per_query", PER_QUERY, "rerank", {
     loader: {
-      none: "docs/data/per_query.arrow.ts serves it with per_query (loaders/reranked_union.ts)",
+      none: "docs/data/per_query.arrow.ts serves it with per_query (src/site/reranked_union.ts)",
     },
   }),
   entry("rerank_cost", RERANK_COST, "rerank"),
@@ -96,12 +96,12 @@ export const TABLE_CATALOG: readonly CatalogEntry[] = [
   entry("board_entries", BOARD_ENTRIES, "leaderboard"),
   entry("board_rankings", RANKINGS, "leaderboard", {
     loader: {
-      none: "docs/data/rankings.arrow.ts serves it with rankings (loaders/reranked_union.ts)",
+      none: "docs/data/rankings.arrow.ts serves it with rankings (src/site/reranked_union.ts)",
     },
   }),
   entry("board_per_query", PER_QUERY, "leaderboard", {
     loader: {
-      none: "docs/data/per_query.arrow.ts serves it with per_query (loaders/reranked_union.ts)",
+      none: "docs/data/per_query.arrow.ts serves it with per_query (src/site/reranked_union.ts)",
     },
   }),
   entry("metrics", METRICS, "stats"),

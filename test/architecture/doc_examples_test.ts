@@ -9,7 +9,7 @@
 import { deepStrictEqual, ok } from "node:assert/strict";
 import { exampleModules, examplesOf, ROOT } from "../docs/doc_examples.ts";
 
-const NOT_IMPORTABLE = ["loaders/", "docs/data/"];
+const NOT_IMPORTABLE = ["docs/data/"];
 
 /** One line per `@example` of `text` (the file `file`) that breaks the rule, as `file:line: why`. */
 export function exampleProblems(file: string, text: string): string[] {
@@ -43,12 +43,12 @@ Deno.test("exampleProblems flags a bare, ignored or unasserted example and passe
   deepStrictEqual(exampleProblems("src/a.ts", "/**\n * @example f(1); // 2\n */\n"), [
     "src/a.ts:2: @example is not followed by a ```ts block, so it never runs",
   ]);
-  deepStrictEqual(exampleProblems("loaders/t.ts", block("```ts", assertLine)), [
-    "loaders/t.ts:4: a data loader cannot hold an @example (deno test --doc imports it)",
+  deepStrictEqual(exampleProblems("docs/data/t.ts", block("```ts", assertLine)), [
+    "docs/data/t.ts:4: a data loader cannot hold an @example (deno test --doc imports it)",
   ]);
 });
 
-Deno.test("every @example of src/, loaders/, scripts/, docs/data/ and examples/ runs and asserts", () => {
+Deno.test("every @example of src/, scripts/, docs/data/ and examples/ runs and asserts", () => {
   const problems: string[] = [];
   let examples = 0;
   for (const file of exampleModules()) {

@@ -14,36 +14,39 @@ import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SCANNED = ["src", "loaders", "scripts", "docs", "examples", "test"];
+const SCANNED = ["src", "scripts", "docs", "examples", "test"];
 
 /**
- * src/'s folders from the bottom of the data flow to the top. Folders on one
- * line form one layer and may import each other (the CLI runs the benches,
- * which use its flag parser).
+ * src/'s folders from the bottom of the data flow to the top: what every
+ * stage shares (io, common, tables) and the paper's release bundle, which the
+ * stages read as an input; then the stages in the order data flows through
+ * them, each in the folder of its name; then what reads a finished run
+ * (check, sql), the orchestrator (pipeline), the site built from a run, and
+ * the command line over all of it.
  */
-export const FOLDER_ORDER: readonly (readonly string[])[] = [
-  ["io"],
-  ["common"],
-  ["tables"],
-  ["sources"],
-  ["mutate"],
-  ["oracle"],
-  ["embed"],
-  ["metrics"],
-  ["score"],
-  ["rerank"],
-  ["leaderboard"],
-  ["stats"],
-  ["export"],
-  ["report"],
-  ["sql"],
-  ["release"],
-  ["check"],
-  ["pipeline"],
-  ["cli", "bench"],
+export const FOLDER_ORDER: readonly string[] = [
+  "io",
+  "common",
+  "tables",
+  "release",
+  "tasks",
+  "mutate",
+  "oracle",
+  "embed",
+  "score",
+  "rerank",
+  "leaderboard",
+  "stats",
+  "compare",
+  "results",
+  "check",
+  "sql",
+  "pipeline",
+  "site",
+  "cli",
 ];
 
-const LAYER = new Map(FOLDER_ORDER.flatMap((folders, i) => folders.map((f) => [f, i])));
+const LAYER = new Map(FOLDER_ORDER.map((f, i) => [f, i]));
 
 /** Every import of a module: its specifier and the line it is on. */
 function imports(text: string): { spec: string; line: number }[] {
@@ -100,7 +103,7 @@ export function folderProblems(
     } else if (name.startsWith("_")) problems.push(`${at}: private to ${dirname(target)}/`);
     if (name === "mod.ts" && dirname(target) !== dirname(file)) moduleImporters?.add(target);
   }
-  // A face may also be reached by URL (loaders/report_module.ts bundles src/report/mod.ts).
+  // A face may also be reached by URL (src/site/report_bundle.ts bundles src/site/report/mod.ts).
   for (
     const m of text.matchAll(/new URL\(\s*["'](\.[^"']*\/mod\.ts)["']\s*,\s*import\.meta\.url/g)
   ) {
@@ -119,11 +122,10 @@ Deno.test("folderProblems: an import up the flow, of another folder's private mo
     "src/embed/a.ts:1: imports ./providers/_x.ts: private to src/embed/providers/",
   ]);
   deepStrictEqual(folderProblems("src/embed/providers/b.ts", 'import { x } from "./_x.ts";'), []);
-  deepStrictEqual(folderProblems("src/cli/a.ts", 'import { x } from "../bench/y.ts";'), []);
-  deepStrictEqual(folderProblems("src/bench/a.ts", 'import { x } from "../cli/y.ts";'), []);
+  deepStrictEqual(folderProblems("src/cli/bench/a.ts", 'import { x } from "../command.ts";'), []);
   // Tests may reach up (a stage's test may run the pipeline), but not into another's privates.
   deepStrictEqual(
-    folderProblems("src/sources/a_test.ts", 'import { x } from "../pipeline/y.ts";'),
+    folderProblems("src/tasks/a_test.ts", 'import { x } from "../pipeline/y.ts";'),
     [],
   );
 });

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const FOLDERS = ["src", "loaders", "scripts", "docs/data"];
+const FOLDERS = ["src", "scripts", "docs/data"];
 /** The reader module defines the unchecked forms the checked ones are built on. */
 const ALLOWED = new Set(["src/io/arrow_table.ts"]);
 /** A call or reference with a type argument: `readRows<T>(…)`, `rowsOf<{ … }>(…)`. */
@@ -69,7 +69,7 @@ Deno.test("the scan finds an unchecked read, and skips tests and the reader modu
   );
   await Deno.writeTextFile(`${root}src/stage_test.ts`, "await readRows<Row>(p);\n");
   await Deno.writeTextFile(`${root}src/io/arrow_table.ts`, "return rowsOf<T>(table);\n");
-  assertEquals(await uncheckedReads(root, ["src", "loaders"]), [
+  assertEquals(await uncheckedReads(root, ["src"]), [
     "src/stage.ts:2: const rows = await readRows<Row>(p);",
   ]);
 });
@@ -84,7 +84,7 @@ const PARTIAL_WRITE = /\bwithNulls\(|as unknown as Record<string, unknown>\[\]/;
 
 /** The same for partial writes; benchmarks may write a few columns of a table too. */
 const partialWrites = (root: string, folders: readonly string[]) =>
-  scan(root, folders, PARTIAL_WRITE, (path) => path.startsWith("src/bench/"));
+  scan(root, folders, PARTIAL_WRITE, (path) => path.startsWith("src/cli/bench/"));
 
 Deno.test("program code writes whole rows: no withNulls, no rows cast to Record<string, unknown>[]", async () => {
   assertEquals(await partialWrites(ROOT, FOLDERS), []);
@@ -92,13 +92,16 @@ Deno.test("program code writes whole rows: no withNulls, no rows cast to Record<
 
 Deno.test("the scan finds a partial write, and skips tests and benchmarks", async () => {
   const root = `${await Deno.makeTempDir()}/`;
-  await Deno.mkdir(`${root}src/bench`, { recursive: true });
+  await Deno.mkdir(`${root}src/cli/bench`, { recursive: true });
   await Deno.writeTextFile(`${root}src/stage.ts`, "await writeTable(n, withNulls(S, rows), S);\n");
   await Deno.writeTextFile(
     `${root}src/stage_test.ts`,
     "await writeTable(n, withNulls(S, r), S);\n",
   );
-  await Deno.writeTextFile(`${root}src/bench/b.ts`, "await writeTable(n, withNulls(S, r), S);\n");
+  await Deno.writeTextFile(
+    `${root}src/cli/bench/b.ts`,
+    "await writeTable(n, withNulls(S, r), S);\n",
+  );
   assertEquals(await partialWrites(root, ["src"]), [
     "src/stage.ts:1: await writeTable(n, withNulls(S, rows), S);",
   ]);

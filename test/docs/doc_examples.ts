@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 /** The repository root, with a trailing slash. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** Folders whose modules may hold examples (loaders are checked to hold none). */
-export const EXAMPLE_FOLDERS = ["src", "loaders", "scripts", "docs/data", "examples"];
+/** Folders whose modules may hold examples (docs/data/'s loaders are checked to hold none). */
+export const EXAMPLE_FOLDERS = ["src", "scripts", "docs/data", "examples"];
 
 /** One `@example` tag of a module. */
 export interface Example {

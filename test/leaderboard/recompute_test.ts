@@ -12,12 +12,12 @@ import { readTableRows } from "../../src/io/arrow_table.ts";
 import { tablePath } from "../../src/io/paths.ts";
 import { readBenchmark } from "../../src/score/benchmark.ts";
 import { runBoardStage } from "../../src/leaderboard/stage.ts";
-import { runStatsStage } from "../../src/stats/stage.ts";
+import { runStatsStage } from "../../src/stats/stats_stage.ts";
 import { BOARD_ENTRIES, LEADERBOARD } from "../../src/tables/board.ts";
 import { METRICS, PAIRWISE, PER_QUERY } from "../../src/tables/schema.ts";
-import { trecQrels } from "../../src/export/trec.ts";
+import { trecQrels } from "../../src/results/trec.ts";
 import { makeFixtureRun } from "../fixtures/run/make_fixture_run.ts";
-import { writeGeneratedEntries } from "../../src/bench/board_entries.ts";
+import { writeGeneratedEntries } from "../../src/cli/bench/board_entries.ts";
 
 const BENCHMARK = "fixture";
 const B = 400;

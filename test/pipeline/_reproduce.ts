@@ -4,7 +4,7 @@ import { join } from "node:path";
 import * as arrow from "apache-arrow";
 import { ok } from "node:assert/strict";
 import { sha256Hex } from "../../src/io/hash.ts";
-import { processTree } from "../../src/bench/growth_rss.ts";
+import { processTree } from "../../src/cli/bench/growth_rss.ts";
 import { measuredTables } from "../../src/tables/catalog.ts";
 
 const MEASUREMENTS = new RegExp(`^(${measuredTables().join("|")})\\.`);

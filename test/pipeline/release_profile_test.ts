@@ -19,9 +19,9 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join, relative } from "node:path";
 import * as arrow from "apache-arrow";
 import { sha256Hex } from "../../src/io/hash.ts";
-import { launchChromium } from "../../src/report/browser.ts";
+import { launchChromium } from "../../src/site/browser.ts";
 import { seedSnapshot } from "../../src/oracle/pool.ts";
-import { rewriteNpz } from "../../src/release/npz_fixture.ts";
+import { rewriteNpz } from "../support/npz_fixture.ts";
 import {
   alterReleasedExec1,
   checkFlaggedCell,

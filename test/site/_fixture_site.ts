@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { buildSite } from "../../scripts/build_site.ts";
+import { buildSite } from "../../src/site/build_site.ts";
 import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
 
 /** Where the fixture run's tables and its built site are. */
@@ -35,7 +35,7 @@ async function make(): Promise<FixtureSite> {
     env: { EXECRET_OUT: out, EXECRET_SITE_OUT: site, EXECRET_SITE_READ_ONLY: "1" },
   });
   assertEquals(built.code, 0, built.output.slice(-3000));
-  // Framework found every loader's output already made (scripts/prefill_loaders.ts)
+  // Framework found every loader's output already made (src/site/prefill_loaders.ts)
   // and started no loader of its own.
   ok(/\[fresh\]/.test(built.output), built.output.slice(-3000));
   ok(!/\[(missing|stale)\]/.test(built.output), built.output.slice(-3000));

@@ -1,16 +1,16 @@
 /**
  * What a first-time visitor's browser fetches for each page of a built site
  * over a ~20 Mbit/s connection, and when the page shows its first number.
- * The site is served on loopback through one paced link (src/report/
+ * The site is served on loopback through one paced link (src/site/report/
  * paced_body.ts) with `no-store`, so every page load fetches all it needs as
  * a first visit would; the server logs every response, those a worker makes
  * (DuckDB-wasm's) included, and each page's bytes are the responses served
  * while it loaded, pages being opened one at a time.
  */
 import type { Page } from "playwright-core";
-import { launchChromium } from "../../src/report/browser.ts";
-import { type ServedEntry, serveSite } from "../../src/report/static_server.ts";
-import { fmtBytes } from "../../src/report/format.ts";
+import { launchChromium } from "../../src/site/browser.ts";
+import { type ServedEntry, serveSite } from "../../src/site/static_server.ts";
+import { fmtBytes } from "../../src/site/report/format.ts";
 
 /** 20 Mbit/s in bytes per second. */
 export const LINK_BYTES_PER_SECOND = 20e6 / 8;

@@ -1,5 +1,5 @@
 /**
- * Every figure file of the fixture run's site build (scripts/write_figures.ts):
+ * Every figure file of the fixture run's site build (src/site/write_figures.ts):
  * each paper figure the run can draw has its Vega-Lite spec and its SVG, in
  * the run's out/figures and beside the site's pages, and each SVG, rendered
  * by Vega headlessly, holds the run's numbers: one mark per row of the
@@ -8,7 +8,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { readRows } from "../../src/io/arrow_table.ts";
-import { FIGURE_FILES } from "../../src/report/figure_files.ts";
+import { FIGURE_FILES } from "../../src/site/figure_files.ts";
 import { fixtureSite } from "./_fixture_site.ts";
 
 type Row = Record<string, unknown>;

@@ -5,7 +5,7 @@ import {
   clientNpmNames,
   DUCKDB_WASM_VERSION,
   fillFrameworkCache,
-} from "../../scripts/fill_framework_cache.ts";
+} from "../../src/site/fill_framework_cache.ts";
 
 Deno.test("clientNpmNames finds package names in Framework's client source", () => {
   const source = `import "npm:d3"; x("npm:@observablehq/sample-datasets/cars.csv");

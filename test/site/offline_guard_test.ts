@@ -10,7 +10,7 @@
  */
 import { notStrictEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { buildSite } from "../../scripts/build_site.ts";
+import { buildSite } from "../../src/site/build_site.ts";
 
 async function tinySite(dir: string, page: string): Promise<string> {
   const root = join(dir, "docs");

@@ -19,11 +19,11 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { readRows } from "../../src/io/arrow_table.ts";
 import { sha256Hex } from "../../src/io/hash.ts";
-import { fmt, fmtPct } from "../../src/report/format.ts";
-import { serveSite } from "../../src/report/static_server.ts";
+import { fmt, fmtPct } from "../../src/site/report/format.ts";
+import { serveSite } from "../../src/site/static_server.ts";
 import { pagesAhead, reusedTabs } from "./pages_ahead.ts";
 import { overlappingLabels, truncatedCells } from "./_layout_checks.ts";
-import { runLoader } from "../../loaders/run_loader.ts";
+import { runLoader } from "../support/run_loader.ts";
 
 type Row = Record<string, unknown>;
 const WAIT = { timeout: 120_000 };
@@ -290,7 +290,7 @@ export async function checkReleaseSite(
   }
 }
 
-/** The Leaderboard's data: its queries' rows, made at build time (src/report/page_queries.ts). */
+/** The Leaderboard's data: its queries' rows, made at build time (src/site/pages.ts). */
 const LEADERBOARD_DATA = "page_leaderboard.json";
 
 /** A data loader's output for the run in `out`, as Framework would have written it. */

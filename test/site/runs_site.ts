@@ -1,5 +1,5 @@
 /**
- * The site of two runs as GitHub Pages publishes it (scripts/site_runs.ts):
+ * The site of two runs as GitHub Pages publishes it (src/site/site_runs.ts):
  * the release run and a regenerated benchmark in one site, served on loopback
  * under /execret-kit/ through a ~20 Mbit/s link. Every page of both runs and
  * the landing and SQL pages load their data with no failed request and no
@@ -10,8 +10,8 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { readRows } from "../../src/io/arrow_table.ts";
-import { buildRunsSite } from "../../scripts/build_site.ts";
-import { sitePaths, type SiteRun } from "../../scripts/site_runs.ts";
+import { buildRunsSite } from "../../src/site/build_site.ts";
+import { sitePaths, type SiteRun } from "../../src/site/site_runs.ts";
 import { makeFixtureRunInProcess } from "../fixtures/run/fixture_process.ts";
 import { figuresTable, measurePages, overBudget } from "./_page_budget.ts";
 

@@ -1,11 +1,11 @@
 import { type Command, UserError } from "../command.ts";
-import { benchMutate } from "../../bench/mutate.ts";
-import { benchOracle } from "../../bench/oracle.ts";
-import { benchEmbed } from "../../bench/embed.ts";
-import { benchScore } from "../../bench/score.ts";
-import { benchStats } from "../../bench/stats.ts";
-import { benchGrowth } from "../../bench/growth.ts";
-import { benchLeaderboard } from "../../bench/leaderboard.ts";
+import { benchMutate } from "../bench/mutate.ts";
+import { benchOracle } from "../bench/oracle.ts";
+import { benchEmbed } from "../bench/embed.ts";
+import { benchScore } from "../bench/score.ts";
+import { benchStats } from "../bench/stats.ts";
+import { benchGrowth } from "../bench/growth.ts";
+import { benchLeaderboard } from "../bench/leaderboard.ts";
 
 const benches: Record<string, (args: string[]) => Promise<number>> = {
   mutate: benchMutate,

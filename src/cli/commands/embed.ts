@@ -6,8 +6,8 @@ import {
   invocationOrigin,
   loadInvocations,
 } from "../../embed/invocations.ts";
-import { isSparse, missingRequirements } from "../../embed/registry.ts";
-import { runEmbedStage } from "../../embed/stage.ts";
+import { isSparse, missingRequirements } from "../../embed/provider_registry.ts";
+import { runEmbedStage } from "../../embed/embed_stage.ts";
 import { parseShard, type Shard } from "../../common/shard.ts";
 import { type EmbeddingSummary, summarizeEmbeddingFile } from "../../embed/embedding_file.ts";
 

@@ -1,5 +1,5 @@
 import { type Command, parseFlags, printJson, UserError } from "../command.ts";
-import { runExport } from "../../export/stage.ts";
+import { runExport } from "../../results/run_export.ts";
 
 /** `execret export`: write trec runs/qrels and a beir-layout copy of the benchmark. */
 export const exportCommand: Command = {

@@ -2,7 +2,7 @@ import { type Command, parseFlags, printJson, UserError } from "../command.ts";
 import { currentProfile, ensureStage } from "../../pipeline/run_pipeline.ts";
 import { outDir } from "../../io/paths.ts";
 import { invocationFor } from "../../embed/invocations.ts";
-import { missingRequirements } from "../../embed/registry.ts";
+import { missingRequirements } from "../../embed/provider_registry.ts";
 import { addEntry } from "../../leaderboard/add_entry.ts";
 import { verifyBoard } from "../../leaderboard/stage.ts";
 import { entryPath, leaderboardDir, listEntries } from "../../leaderboard/entries.ts";

@@ -1,5 +1,5 @@
 import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
-import { runMutateStage } from "../../mutate/stage.ts";
+import { runMutateStage } from "../../mutate/mutate_stage.ts";
 import { DEFAULT_SEED } from "../../mutate/select.ts";
 import { BUG_TYPES } from "../../tables/schema.ts";
 

@@ -1,5 +1,5 @@
 import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
-import { type GateCount, MAX_DISTRACTORS, runOracleStage } from "../../oracle/stage.ts";
+import { type GateCount, MAX_DISTRACTORS, runOracleStage } from "../../oracle/oracle_stage.ts";
 import type { Runtime } from "../../oracle/pool.ts";
 import { parseShard, type Shard } from "../../common/shard.ts";
 

@@ -5,15 +5,14 @@ import { loadProfile, type Profile } from "../../pipeline/profile.ts";
 import type { StageReport } from "../../pipeline/run_pipeline.ts";
 import { type SiteManifest, writeSiteManifest } from "../../pipeline/manifest.ts";
 import { completeRun } from "../../pipeline/complete_run.ts";
-import { resolveSource } from "../../sources/registry.ts";
-import { ALL_TASK_SOURCES } from "../../pipeline/task_sources.ts";
+import { resolveSource } from "../../tasks/source_registry.ts";
 import { userInvocationFiles } from "../../embed/invocations.ts";
 import { pick, readTableRows } from "../../io/arrow_table.ts";
 import { REJECTS, TASKS } from "../../tables/schema.ts";
 import { lostTasks } from "../../tables/rejects.ts";
 import { unavailableConfigs } from "../../pipeline/availability.ts";
 import { headline, type HeadlineRow } from "../../pipeline/headline.ts";
-import { buildSite } from "../../pipeline/build_site.ts";
+import { buildSite } from "../../site/build_run_site.ts";
 import { ALL_CHECKS, runChecks } from "../../check/mod.ts";
 
 /** `execret reproduce`: every stage of a profile in order, then the site. */
@@ -81,7 +80,7 @@ any fails.
     // Every config known, and every source readable by name, before any work.
     // (A bare `release` is the profile's own release, located when the run starts.)
     for (const source of profile.sources) {
-      if (source !== "release") resolveSource(source, ALL_TASK_SOURCES);
+      if (source !== "release") resolveSource(source);
     }
     const missing = await unavailableConfigs(profile.configs);
     if (missing.length > 0) {

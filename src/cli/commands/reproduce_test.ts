@@ -9,7 +9,7 @@ import { sha256Hex } from "../../io/hash.ts";
 import { loadProfile } from "../../pipeline/profile.ts";
 import { withParquetCopies, writeStamp } from "../../pipeline/stamp.ts";
 import { tablePath } from "../../io/paths.ts";
-import { type RunInfo, runInfo } from "../../../loaders/run_info.ts";
+import { type RunInfo, runInfo } from "../../site/run_info.ts";
 import { makeFixtureRunInProcess } from "../../../test/fixtures/run/fixture_process.ts";
 import { finishRun } from "./reproduce.ts";
 import { recordRun } from "../../pipeline/complete_run.ts";

@@ -1,5 +1,5 @@
 import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
-import { runScoreStage } from "../../score/stage.ts";
+import { runScoreStage } from "../../score/score_stage.ts";
 
 /** `execret score`: rank the pool for every embedded config into rankings.arrow. */
 export const scoreCommand: Command = {

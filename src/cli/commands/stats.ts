@@ -1,5 +1,5 @@
 import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
-import { runStatsStage } from "../../stats/stage.ts";
+import { runStatsStage } from "../../stats/stats_stage.ts";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from "../../stats/bootstrap.ts";
 import { readTableRows } from "../../io/arrow_table.ts";
 import { tablePath } from "../../io/paths.ts";

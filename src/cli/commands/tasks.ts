@@ -1,13 +1,12 @@
 import { type Command, parseFlags, printJson, UserError } from "../command.ts";
-import { SourceError } from "../../sources/external.ts";
+import { SourceError } from "../../tasks/external.ts";
 import { writeCombinedRejects } from "../../tables/rejects.ts";
-import { ALL_TASK_SOURCES } from "../../pipeline/task_sources.ts";
 import {
   DEFAULT_SOURCES,
   runTasksStage,
   TasksRejectedError,
   type TasksStageResult,
-} from "../../sources/stage.ts";
+} from "../../tasks/tasks_stage.ts";
 import { DOMAINS } from "../../tables/schema.ts";
 
 /** How many reject rows the text output lists before pointing at the table. */
@@ -62,7 +61,6 @@ folder, default out), EXECRET_CACHE (cache folder, default out/cache).`,
         mirror: values.mirror,
         strict: values.strict ?? false,
         quiet: values.quiet ?? false,
-        registry: ALL_TASK_SOURCES,
       });
     } catch (e) {
       if (e instanceof SourceError) throw new UserError(e.message);

@@ -1,10 +1,10 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
 import { type Invocation, invocationFor, textToSend } from "../invocations.ts";
-import { providerFor } from "../registry.ts";
+import { providerFor } from "../provider_registry.ts";
 import type { Role } from "../provider.ts";
 import type { HostedProvider } from "../hosted.ts";
 import { l2Normalize } from "../vectors.ts";
-import { fakeVector, json, startLoopback } from "./loopback_server.ts";
+import { fakeVector, json, startLoopback } from "../../../test/support/loopback_server.ts";
 
 Deno.env.set("EXECRET_QUIET", "1");
 const KEY = "test-key-123";

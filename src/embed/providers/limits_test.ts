@@ -1,9 +1,15 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
 import { type Invocation, invocationFor } from "../invocations.ts";
-import { providerFor } from "../registry.ts";
+import { providerFor } from "../provider_registry.ts";
 import type { HostedProvider } from "../hosted.ts";
 import { l2Normalize } from "../vectors.ts";
-import { fakeVector, faults, json, type SeenRequest, startLoopback } from "./loopback_server.ts";
+import {
+  fakeVector,
+  faults,
+  json,
+  type SeenRequest,
+  startLoopback,
+} from "../../../test/support/loopback_server.ts";
 
 Deno.env.set("EXECRET_QUIET", "1");
 const KEY = "k";

@@ -1,7 +1,7 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Invocation } from "../invocations.ts";
-import { providerFor } from "../registry.ts";
+import { providerFor } from "../provider_registry.ts";
 import type { DenseProvider } from "../provider.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../../test/fixtures/embed/", import.meta.url));

@@ -2,7 +2,7 @@ import { defineProvider } from "../provider_entry.ts";
 
 /**
  * Registry entry for vectors imported from the paper's released .npz
- * matrices (src/release/release_embeddings.ts): dense configs whose files
+ * matrices (src/embed/release_embeddings.ts): dense configs whose files
  * the release import writes; there is nothing to call.
  */
 export const releaseEntry = defineProvider({

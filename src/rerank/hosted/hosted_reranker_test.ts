@@ -1,8 +1,8 @@
 import { deepStrictEqual as assertEquals, strictEqual } from "node:assert/strict";
 import { orderByScore } from "./hosted_reranker.ts";
-import { parseRerankConfig } from "../registry.ts";
+import { parseRerankConfig } from "../reranker_registry.ts";
 import type { RerankInput, RerankQuery } from "../reranker.ts";
-import { rerankServer, TEST_KEY } from "./_loopback_rerank.ts";
+import { rerankServer, TEST_KEY } from "../../../test/support/loopback_rerank.ts";
 
 Deno.env.set("EXECRET_QUIET", "1");
 

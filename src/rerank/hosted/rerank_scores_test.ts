@@ -12,8 +12,8 @@ import {
   type RerankServerOptions,
   TEST_KEY,
   VERSION_PREFIX,
-} from "./_loopback_rerank.ts";
-import type { LoopbackServer } from "../../embed/providers/loopback_server.ts";
+} from "../../../test/support/loopback_rerank.ts";
+import type { LoopbackServer } from "../../../test/support/loopback_server.ts";
 
 Deno.env.set("EXECRET_QUIET", "1");
 

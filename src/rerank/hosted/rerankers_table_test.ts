@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { describeRerankers, loadRerankers, rerankerFor } from "./rerankers_table.ts";
-import { parseRerankConfig, RERANKERS } from "../registry.ts";
+import { parseRerankConfig, RERANKERS } from "../reranker_registry.ts";
 
 Deno.test("the committed table loads: three providers, documented pages, top 10", async () => {
   const table = await loadRerankers();

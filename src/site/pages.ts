@@ -1,0 +1,176 @@
+/**
+ * What each page asks its `sql` (src/site/report/page_sql.ts), run once at build
+ * time by src/site/page_data.ts: the tables the queries read and each query
+ * with the parameter lists its inputs can choose (every k, every metric …).
+ * A page that asks for anything not listed here fails with a cell error
+ * naming the query, which the site test catches.
+ *
+ * @module
+ */
+import type { PageParam } from "./report/page_sql.ts";
+import * as Q from "./report/queries.ts";
+import * as RQ from "./report/release_queries.ts";
+import * as G from "./report/closing_the_gap.ts";
+
+/** Runs one query over the build's database and returns plain rows. */
+export type RunQuery = (sql: string, params?: PageParam[]) => Promise<Record<string, unknown>[]>;
+
+/** A query and, when it has parameters, every parameter list the page may pass. */
+export interface PageQuery {
+  sql: string;
+  params?: (run: RunQuery) => Promise<PageParam[][]>;
+}
+
+/** One page's data: the site tables its queries read, and the queries. */
+export interface PageSpec {
+  tables: string[];
+  queries: (string | PageQuery)[];
+}
+
+/** Every cutoff the run reports exec at, as one-parameter lists. */
+async function everyK(run: RunQuery): Promise<PageParam[][]> {
+  return (await run(Q.KS_SQL)).map((d) => [d.k as number]);
+}
+
+/**
+ * The (metric, k) the Significance page opens on: exec if the run has it,
+ * else its first metric, at that metric's first k. Only this view is
+ * prepared: a release run has thousands of pairwise rows per view, so other
+ * choices read their rows from DuckDB-wasm when a visitor makes them.
+ */
+async function defaultPairwiseKey(run: RunQuery): Promise<PageParam[][]> {
+  const keys = await run(Q.PAIRWISE_KEYS_SQL);
+  const metrics = [...new Set(keys.map((d) => String(d.metric)))];
+  const metric = metrics.includes("exec") ? "exec" : metrics[0];
+  const first = keys.find((d) => d.metric === metric);
+  return first ? [[metric, first.k as number]] : [];
+}
+
+const RELEASE_OVERVIEW = [
+  RQ.RELEASE_HEADLINE_SQL,
+  RQ.RELEASE_STATUS_SQL,
+  RQ.RANKING_AGREEMENT_SQL,
+  Q.ORACLE_AGREE_SQL,
+];
+
+/** Page data by page (the loader `docs/data/page_<name>.json.ts` names it). */
+export const PAGE_QUERIES: Record<string, PageSpec> = {
+  overview: {
+    tables: ["metrics", "rankings", "paper_comparison", "ranking_agreement", "oracle_agreement"],
+    queries: [
+      Q.HEADLINE_SQL,
+      Q.SHARES_SQL,
+      Q.MISS_SHARE_SQL,
+      Q.CANONICAL_BELOW_SQL,
+      { sql: G.EXEC_AT_K_SQL, params: () => Promise.resolve([[1]]) },
+      ...RELEASE_OVERVIEW,
+    ],
+  },
+  leaderboard: {
+    tables: ["metrics", "breakdowns", "paper_comparison"],
+    queries: [
+      Q.KS_SQL,
+      { sql: Q.LEADERBOARD_SQL, params: everyK },
+      RQ.RELEASE_SCALAR_SQL,
+      Q.EXEC_CURVE_SQL,
+      {
+        sql: Q.BREAKDOWN_SQL,
+        params: async (run) => (await everyK(run)).flatMap(([k]) => [["source", k], ["domain", k]]),
+      },
+    ],
+  },
+  benchmark: {
+    tables: [
+      "queries",
+      "corpus",
+      "rejects",
+      "validation",
+      "limit_margins",
+      "oracle_agreement",
+      "oracle_disagreements",
+      "release_mutations",
+    ],
+    queries: [
+      Q.DATASET_SQL,
+      Q.BUG_MIX_SQL,
+      Q.DISTRACTORS_PER_TASK_SQL,
+      Q.VALIDATION_ROWS_SQL,
+      Q.LIMIT_MARGINS_SQL,
+      Q.REJECT_REASONS_SQL,
+      Q.REJECT_ROWS_SQL,
+      RQ.ORACLE_AGREEMENT_SQL,
+      RQ.ORACLE_DISAGREEMENTS_SQL,
+      RQ.RELEASE_MUTATIONS_SQL,
+    ],
+  },
+  gap: {
+    tables: ["rankings", "queries", "corpus", "metrics", "margins", "paper_comparison"],
+    queries: [
+      Q.CANONICAL_RANK_SQL,
+      Q.MARGIN_BOX_SQL,
+      Q.MARGIN_BINS_SQL,
+      Q.OUTRANK_SQL,
+      Q.FOOL_RATE_SQL,
+      Q.MISS_ATTRIBUTION_SQL,
+      RQ.RELEASE_SCALAR_SQL,
+      RQ.KIT_GAP_SQL,
+    ],
+  },
+  significance: {
+    tables: ["pairwise", "paper_comparison"],
+    queries: [
+      Q.PAIRWISE_KEYS_SQL,
+      { sql: Q.PAIRWISE_SQL, params: defaultPairwiseKey },
+      RQ.RELEASE_PAIRWISE_COUNT_SQL,
+      { sql: RQ.RELEASE_PAIRWISE_SQL, params: defaultPairwiseKey },
+      RQ.RELEASE_PAIRWISE_FLAGGED_SQL,
+    ],
+  },
+  closing_the_gap: {
+    tables: ["metrics", "pairwise", "rerank_cost", "rerank_times", "rerank_rankings", "test_split"],
+    queries: [
+      G.RERANK_COST_SQL,
+      { sql: G.EXEC_AT_K_SQL, params: () => Promise.resolve([[1]]) },
+      { sql: G.EXEC_PAIRS_SQL, params: () => Promise.resolve([[1]]) },
+      G.RESIDUAL_MISSES_SQL,
+      G.TEST_SPLIT_SQL,
+    ],
+  },
+  audit: {
+    tables: [
+      "paper_comparison",
+      "ranking_agreement",
+      "oracle_agreement",
+      "oracle_disagreements",
+      "validation",
+      "release_findings",
+      "release_mutations",
+      "oracle_not_in_release",
+    ],
+    queries: [
+      RQ.RELEASE_STATUS_SQL,
+      RQ.RANKING_AGREEMENT_SQL,
+      RQ.ORACLE_AGREEMENT_SQL,
+      RQ.RELEASE_FLAGGED_SQL,
+      RQ.RELEASE_FINDINGS_SQL,
+      RQ.ORACLE_DISAGREEMENTS_SQL,
+      RQ.NOT_IN_RELEASE_GATES_SQL,
+      RQ.RELEASE_MUTATIONS_SQL,
+    ],
+  },
+  // The query list, and the first query's worked example (the page's first
+  // view); another query is read from DuckDB-wasm once a visitor picks it.
+  explorer: {
+    tables: ["queries", "corpus", "outcomes", "rankings"],
+    queries: [
+      Q.QUERY_LIST_SQL,
+      ...[Q.QUERY_SNIPPETS_SQL, Q.QUERY_OUTCOMES_SQL, Q.QUERY_SCORES_SQL, Q.QUERY_TOP_SQL].map(
+        (sql) => ({
+          sql,
+          params: async (run: RunQuery) =>
+            (await run(Q.QUERY_LIST_SQL)).slice(0, 1).map((d) => [d.query_id as string]),
+        }),
+      ),
+    ],
+  },
+};

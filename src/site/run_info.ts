@@ -1,0 +1,59 @@
+/**
+ * The run's provenance for the Overview page, as JSON on stdout: the
+ * orchestrator's `manifest.json` (null only when the run has none: the page
+ * then says so in words; a malformed one is an error naming it), its SHA-256 and
+ * modification time, and the invocation table (data/invocations.json).
+ *
+ *   deno run -A src/site/run_info.ts > run.json
+ */
+import { join } from "node:path";
+import { sha256Hex } from "../io/hash.ts";
+import { outDir } from "../io/paths.ts";
+import { writeAll } from "./stdout.ts";
+
+export interface RunInfo {
+  manifest: Record<string, unknown> | null;
+  manifest_sha256: string | null;
+  manifest_time: string | null;
+  invocations: Record<string, unknown>[];
+}
+
+/** Read the run's manifest (if any) and the invocation table. */
+export async function runInfo(): Promise<RunInfo> {
+  let manifest = null, sha = null, time = null;
+  const path = join(outDir(), "manifest.json");
+  let bytes: Uint8Array | null = null;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (e) {
+    // No manifest (e.g. `make site` before any reproduce): the Overview says so in words.
+    // Any other failure is an error: a page must not claim "no manifest" for a broken one.
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  if (bytes) {
+    try {
+      manifest = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (e) {
+      throw new Error(`${path}: not valid JSON (${(e as Error).message.split("\n")[0]})`);
+    }
+    sha = sha256Hex(bytes);
+    time = (await Deno.stat(path)).mtime?.toISOString() ?? null;
+  }
+  let invocations: Record<string, unknown>[] = [];
+  try {
+    const url = new URL("../../data/invocations.json", import.meta.url);
+    invocations = JSON.parse(await Deno.readTextFile(url)).invocations ?? [];
+  } catch {
+    // No invocation table in this checkout.
+  }
+  return {
+    manifest,
+    manifest_sha256: sha,
+    manifest_time: time,
+    invocations,
+  };
+}
+
+if (import.meta.main) {
+  await writeAll(new TextEncoder().encode(JSON.stringify(await runInfo())));
+}

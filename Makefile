@@ -39,7 +39,7 @@ install: deps
 check: deps
 	$(DENO) fmt --check
 	$(DENO) lint
-	$(DENO) check --doc src/ test/ scripts/ examples/ docs/data/ observablehq.config.ts
+	$(DENO) check --doc src/ test/ scripts/ examples/ docs/data/ docs/sql.md.ts observablehq.config.ts
 
 # Every test, as jobs run three at a time, each a `deno test` process of its
 # own with its log in out/test-<job>.log: the fast suite in shards and the

@@ -7,6 +7,8 @@
  * Google Fonts), DuckDB extensions off (they are fetched from
  * extensions.duckdb.org; Arrow streams need neither json nor parquet).
  */
+import { PAGES } from "./src/site/pages.ts";
+
 const outputDir = Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
 
 /**
@@ -27,19 +29,8 @@ export default {
   title: "ExecRetrieval Kit",
   root: "docs",
   output: outputDir,
-  pages: [
-    { name: "Overview", path: "/" },
-    { name: "Benchmark", path: "/benchmark" },
-    { name: "Leaderboard", path: "/leaderboard" },
-    { name: "Functional gap", path: "/gap" },
-    { name: "Significance", path: "/significance" },
-    { name: "Your models", path: "/your_models" },
-    { name: "Closing the gap", path: "/closing_the_gap" },
-    { name: "Explorer", path: "/explorer" },
-    { name: "SQL", path: "/sql" },
-    { name: "Methods", path: "/methods" },
-    { name: "Release audit", path: "/audit" },
-  ],
+  // The one page list (src/site/pages.ts): a page is its Markdown in docs/ plus its entry there.
+  pages: PAGES.map(({ name, path }) => ({ name, path })),
   // Data loaders are Deno programs; they read the run's tables (EXECRET_OUT
   // or out/) and may compute a missing one through the pipeline, which is why
   // they get full permissions while Framework itself runs without the network.

@@ -5,7 +5,7 @@ import { perQueryColumns } from "../../src/score/per_query_columns.ts";
 import { perQueryMatrix } from "../../src/stats/per_query_matrix.ts";
 import { computeStats } from "../../src/stats/stats_stage.ts";
 import { BREAKDOWNS } from "../../src/tables/schema.ts";
-import { tableBytes } from "../../src/site/table_stream.ts";
+import { tableBytes } from "../../src/site/table_bytes.ts";
 import { domainHeatmap } from "./page_domains.ts";
 
 // exec@1 and exec@3 (0 or 1) per config and query; "strings" is the harder

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { embeddingsDir, outDir, tablePath } from "../io/paths.ts";
+import { embeddingsDir, tablePath } from "../io/paths.ts";
 import type { Profile } from "./profile.ts";
 import type { StageInputs } from "./stamp.ts";
 import { REPO_ROOT } from "./code_fingerprint.ts";
@@ -64,7 +64,6 @@ const GRAMMAR = "npm:tree-sitter-python";
 const DOT_WORKER = "src/score/_dot_worker.ts";
 const EMBED_WORKER = "src/embed/_embed_worker.ts";
 const table = (name: string) => tablePath(name);
-const rejects = (stage: string) => join(outDir(), "tables", `rejects_${stage}.arrow`);
 
 /** A committed file of the repository, wherever `execret` runs from. */
 const committed = (path: string) => join(REPO_ROOT, path);
@@ -122,7 +121,7 @@ async function rerankersOf(profile: Profile): Promise<string[]> {
 async function refuseEmptyBenchmark(): Promise<void> {
   const queries = await readTableRows(table("queries"), pick(QUERIES, "query_id"));
   if (queries.length > 0) return;
-  const rejected = await readTableRows(rejects("oracle"), REJECTS);
+  const rejected = await readTableRows(table("rejects_oracle"), REJECTS);
   throw new UserError(
     `oracle: no task kept (${summarizeRejects(rejected)}${
       rejected[0] ? `; first: ${rejected[0].locator}: ${rejected[0].reason}` : ""
@@ -157,7 +156,7 @@ export const STAGES: StageDef[] = [
       assets: [GRAMMAR],
     }),
     outputs() {
-      return Promise.resolve([...this.tables.map(table), rejects("tasks")]);
+      return Promise.resolve(this.tables.map(table));
     },
     run: async (p, quiet) => {
       await runTasksStage({ sources: await sourcesOf(p), quiet });
@@ -175,7 +174,7 @@ export const STAGES: StageDef[] = [
         assets: ["src/mutate/_mutate_worker.ts", GRAMMAR],
       }),
     outputs() {
-      return Promise.resolve([...this.tables.map(table), rejects("mutate")]);
+      return Promise.resolve(this.tables.map(table));
     },
     run: async (p, quiet) => {
       await runMutateStage({ seed: p.mutation_seed, extensions: p.mutation_extensions, quiet });
@@ -207,9 +206,7 @@ export const STAGES: StageDef[] = [
     }),
     outputs: (p) =>
       Promise.resolve(
-        [...ORACLE_TABLES, ...(isReleasePool(p) ? RELEASE_ORACLE_TABLES : [])].map(table).concat(
-          rejects("oracle"),
-        ),
+        [...ORACLE_TABLES, ...(isReleasePool(p) ? RELEASE_ORACLE_TABLES : [])].map(table),
       ),
     // Queries are known once the tasks are, up to tasks whose canonical fails:
     // offline models embed them in the background while suites run.
@@ -359,7 +356,7 @@ export const STAGES: StageDef[] = [
         entry: "src/leaderboard/stage.ts",
       }),
     outputs() {
-      return Promise.resolve([...this.tables.map(table), rejects("leaderboard")]);
+      return Promise.resolve(this.tables.map(table));
     },
     run: async (p, quiet) => {
       await runBoardStage({ benchmark: p.name, ks: p.ks, quiet });

@@ -5,10 +5,10 @@
  * 2. Drop Framework's cached loader outputs: it reuses a cached output while
  *    the loader file is older than it, whatever the table it reads, so a new
  *    run (or another `EXECRET_OUT`) would otherwise show the old numbers.
- * 3. Run every data loader in one process (src/site/prefill_loaders.ts) into
- *    that cache, so Framework starts none (one process per loader costs
- *    ~0.3 CPU-s each before any work); a loader that fails there is left to
- *    Framework, which runs it and reports its error.
+ * 3. Make every loader's output in one process (src/site/prefill_site_data.ts)
+ *    into that cache, so Framework starts no loader (one process per output
+ *    costs ~0.3 CPU-s before any work); an output that fails there is left
+ *    to Framework, which runs its loader and reports its error.
  * 4. Run `framework build` under Deno with net access limited to loopback.
  *    This is the guard: any request Framework makes to a CDN, the npm
  *    registry or DuckDB's extension host is a permission error, and the build
@@ -35,12 +35,26 @@ import { parseArgs } from "node:util";
 import { pinnedVersion } from "../io/pinned_version.ts";
 import { withBuildLock } from "./build_lock.ts";
 import { fillFrameworkCache } from "./fill_framework_cache.ts";
-import { loaderFiles } from "./prefill_loaders.ts";
 import { parseRun, type SiteRun, stageOf, stageRuns } from "./site_runs.ts";
 import { writeFigures } from "./write_figures.ts";
 import { outDir } from "../io/paths.ts";
 
-const PREFILL = new URL("./prefill_loaders.ts", import.meta.url).pathname;
+const PREFILL = new URL("./prefill_site_data.ts", import.meta.url).pathname;
+
+/**
+ * Whether `root` has data loaders (`data/*.ts`): the pages' root does; the
+ * staged root of a site of several runs holds their outputs as plain files.
+ */
+function hasLoaders(root: string): boolean {
+  try {
+    return [...Deno.readDirSync(join(root, "data"))].some((e) =>
+      e.isFile && e.name.endsWith(".ts")
+    );
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
+}
 
 /** Framework as pinned in deno.json. */
 const FRAMEWORK = `npm:@observablehq/framework@${pinnedVersion("@observablehq/framework")}`;
@@ -127,10 +141,10 @@ async function buildUnlocked(
   await fillFrameworkCache(root, { quiet: options.quiet });
   await clearLoaderCache(root);
   await clearOutput(env.EXECRET_SITE_OUT ?? Deno.env.get("EXECRET_SITE_OUT") ?? "out/site");
-  // The loaders' outputs, made in one process (prefill_loaders.ts) with the
+  // The loaders' outputs, made in one process (prefill_site_data.ts) with the
   // permissions and environment Framework would run them with.
   let prefillOutput = "";
-  if (loaderFiles(root).length > 0) {
+  if (hasLoaders(root)) {
     const prefill = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--cached-only", PREFILL, "--root", root],
       stdout: options.quiet ? "piped" : "inherit",
@@ -169,7 +183,7 @@ async function buildUnlocked(
   }
   // One run's site (its loaders' outputs are in Framework's cache): its figures as files, in
   // the run's out/figures and beside its pages. A site of several runs writes each run's.
-  if (code === 0 && loaderFiles(root).length > 0) {
+  if (code === 0 && hasLoaders(root)) {
     const site = env.EXECRET_SITE_OUT ?? Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
     const out = env.EXECRET_OUT ?? outDir();
     await writeFigures(join(root, ".observablehq", "cache", "data"), [

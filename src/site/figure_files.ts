@@ -13,7 +13,19 @@ import * as RQ from "./report/release_queries.ts";
 import * as G from "./report/closing_the_gap.ts";
 import { pairMatrix, type PairRow } from "./report/pivot.ts";
 import { stars } from "./report/format.ts";
-import * as F from "./report/figures/mod.ts";
+import type { VlSpec } from "./report/figures/vl_spec.ts";
+import {
+  canonicalRanksSpec,
+  foolRateSpec,
+  marginsSpec,
+  missCausesSpec,
+} from "./report/figures/gap_figures.ts";
+import {
+  breakdownSpec,
+  execCurvesSpec,
+  paperVsKitSpec,
+} from "./report/figures/leaderboard_figures.ts";
+import { beforeAfterSpec, costSpec, pairMatrixSpec } from "./report/figures/other_figures.ts";
 
 type Sql = ReturnType<typeof pageSql>;
 type Row = Record<string, unknown>;
@@ -23,7 +35,7 @@ export interface FigureFile {
   name: string;
   page: string;
   /** The spec, or null when the run has nothing to draw (a release figure on another run). */
-  make(sql: Sql, width: number): Promise<F.VlSpec | null>;
+  make(sql: Sql, width: number): Promise<VlSpec | null>;
 }
 
 const rows = async (sql: Sql, text: string, ...params: (string | number)[]) =>
@@ -35,7 +47,7 @@ export const FIGURE_FILES: readonly FigureFile[] = [
   {
     name: "exec_curves",
     page: "leaderboard",
-    make: async (sql, w) => F.execCurvesSpec(await rows(sql, Q.EXEC_CURVE_SQL), w),
+    make: async (sql, w) => execCurvesSpec(await rows(sql, Q.EXEC_CURVE_SQL), w),
   },
   {
     name: "exec_by_source",
@@ -44,7 +56,7 @@ export const FIGURE_FILES: readonly FigureFile[] = [
       const k = (await rows(sql, Q.KS_SQL))[0]?.k as number | undefined;
       if (k === undefined) return null;
       const groups = await rows(sql, Q.BREAKDOWN_SQL, "source", k);
-      return groups.length ? F.breakdownSpec(groups, "source", k, w) : null;
+      return groups.length ? breakdownSpec(groups, "source", k, w) : null;
     },
   },
   {
@@ -52,7 +64,7 @@ export const FIGURE_FILES: readonly FigureFile[] = [
     page: "leaderboard",
     make: async (sql, w) => {
       const released = await rows(sql, RQ.RELEASE_SCALAR_SQL);
-      return released.length ? F.paperVsKitSpec(released, w) : null;
+      return released.length ? paperVsKitSpec(released, w) : null;
     },
   },
   {
@@ -60,13 +72,13 @@ export const FIGURE_FILES: readonly FigureFile[] = [
     page: "gap",
     make: async (sql, w) => {
       const ranks = await rows(sql, Q.CANONICAL_RANK_SQL);
-      return F.canonicalRanksSpec(ranks, configsOf(ranks), w);
+      return canonicalRanksSpec(ranks, configsOf(ranks), w);
     },
   },
   {
     name: "margins",
     page: "gap",
-    make: async (sql, w) => F.marginsSpec(await rows(sql, Q.MARGIN_BOX_SQL), w),
+    make: async (sql, w) => marginsSpec(await rows(sql, Q.MARGIN_BOX_SQL), w),
   },
   {
     name: "fool_rate",
@@ -74,7 +86,7 @@ export const FIGURE_FILES: readonly FigureFile[] = [
     make: async (sql, w) => {
       const outrank = await rows(sql, Q.OUTRANK_SQL);
       const fool = outrank.length ? outrank : await rows(sql, Q.FOOL_RATE_SQL);
-      return F.foolRateSpec(fool, configsOf(await rows(sql, Q.CANONICAL_RANK_SQL)), w);
+      return foolRateSpec(fool, configsOf(await rows(sql, Q.CANONICAL_RANK_SQL)), w);
     },
   },
   {
@@ -82,7 +94,7 @@ export const FIGURE_FILES: readonly FigureFile[] = [
     page: "gap",
     make: async (sql, w) => {
       const misses = await rows(sql, Q.MISS_ATTRIBUTION_SQL);
-      return F.missCausesSpec(misses, configsOf(await rows(sql, Q.CANONICAL_RANK_SQL)), w);
+      return missCausesSpec(misses, configsOf(await rows(sql, Q.CANONICAL_RANK_SQL)), w);
     },
   },
   {
@@ -91,7 +103,7 @@ export const FIGURE_FILES: readonly FigureFile[] = [
     make: async (sql, w) => {
       const pairs = await rows(sql, Q.PAIRWISE_SQL, "exec", 1).catch(() => []);
       return pairs.length
-        ? F.pairMatrixSpec(
+        ? pairMatrixSpec(
           pairMatrix(pairs as unknown as PairRow[]) as unknown as Row[],
           "exec",
           1,
@@ -106,7 +118,7 @@ export const FIGURE_FILES: readonly FigureFile[] = [
     page: "closing_the_gap",
     make: async (sql, w) => {
       const before = await beforeAfter(sql);
-      return before.length ? F.beforeAfterSpec(before as unknown as Row[], w) : null;
+      return before.length ? beforeAfterSpec(before as unknown as Row[], w) : null;
     },
   },
   {
@@ -117,7 +129,7 @@ export const FIGURE_FILES: readonly FigureFile[] = [
       if (!before.length) return null;
       const cost = await rows(sql, G.RERANK_COST_SQL);
       const points = G.costPointsOf(before, cost);
-      return F.costSpec(points, G.labelsOf(points), w);
+      return costSpec(points, G.labelsOf(points), w);
     },
   },
 ];
@@ -135,8 +147,8 @@ async function beforeAfter(sql: Sql): Promise<G.BeforeAfter[]> {
 export async function figureSpecs(
   read: (page: string) => Promise<PageData>,
   width = 720,
-): Promise<Map<string, F.VlSpec>> {
-  const out = new Map<string, F.VlSpec>();
+): Promise<Map<string, VlSpec>> {
+  const out = new Map<string, VlSpec>();
   const cache = new Map<string, Sql>();
   for (const f of FIGURE_FILES) {
     if (!cache.has(f.page)) cache.set(f.page, pageSql(await read(f.page)));

@@ -1,22 +1,20 @@
 /**
- * A page's data as JSON on stdout: every query of its {@link PAGE_QUERIES}
- * entry, run at build time in DuckDB (node) over the site's tables, so the
- * page draws its first view from a few kilobytes instead of waiting for
- * DuckDB-wasm and the tables (src/site/report/page_sql.ts reads it back).
+ * A page's build-time data (`data/page_<id>.json`): every query of its entry
+ * in src/site/pages.ts, run at build time in DuckDB (node) over the site's
+ * tables, so the page draws its first view from a few kilobytes instead of
+ * waiting for DuckDB-wasm and the tables (src/site/report/page_sql.ts reads
+ * it back).
  *
- *   deno run -A src/site/page_data.ts leaderboard > leaderboard.json
- *
- * Loaders of one build run in one process (src/site/prefill_loaders.ts), so
- * the database and each table in it are made once for all pages.
+ * A build makes every page's data in one process (src/site/prefill_site_data.ts),
+ * so the database and each table in it are made once for all pages.
  */
 import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
 import { toParquet } from "../io/arrow_table.ts";
-import { PAGE_QUERIES, type RunQuery } from "./pages.ts";
+import type { PageQueries, RunQuery } from "./pages.ts";
 import { type PageData, type PageParam, pageResult, paramsKey } from "./report/page_sql.ts";
 import { plainRows } from "./report/rows.ts";
 import { siteTableBytes } from "./site_tables.ts";
-import { writeAll } from "./stdout.ts";
 
 let connection: Promise<DuckDBConnection> | undefined;
 const loaded = new Map<string, Promise<void>>();
@@ -50,10 +48,9 @@ function loadTable(name: string): Promise<void> {
   return done;
 }
 
-/** Every query of page `page`, run over its tables, as {@link PageData}. */
-export async function pageData(page: string): Promise<PageData> {
-  const spec = PAGE_QUERIES[page];
-  if (!spec) throw new Error(`page data: no page "${page}" in src/site/pages.ts`);
+/** Every query of a page's entry (`spec`), run over its tables, as {@link PageData}. */
+export async function pageData(spec: PageQueries): Promise<PageData> {
+  const page = spec.id;
   for (const table of spec.tables) await loadTable(table);
   const db = await database();
   const run: RunQuery = async (sql, params = []) => {
@@ -86,17 +83,4 @@ export async function pageData(page: string): Promise<PageData> {
 /** JSON text of a page's data: NaN and ±Infinity (not JSON) become null. */
 export function pageDataJson(data: PageData): string {
   return JSON.stringify(data, (_k, v) => typeof v === "number" && !Number.isFinite(v) ? null : v);
-}
-
-/** Write page `page`'s data to stdout. */
-export async function streamPageData(page: string): Promise<void> {
-  await writeAll(new TextEncoder().encode(pageDataJson(await pageData(page))));
-}
-
-if (import.meta.main) {
-  if (!Deno.args[0]) {
-    console.error("usage: deno run -A src/site/page_data.ts <page>");
-    Deno.exit(2);
-  }
-  await streamPageData(Deno.args[0]);
 }

@@ -1,16 +1,13 @@
 /**
- * Rows of per_query for some metrics only, as an Arrow stream on stdout, so a
- * page gets e.g. every query's margin without loading the whole per-query
- * table (one row per config × query × metric × k).
- *
- *   deno run -A src/site/per_query_subset.ts margin > margins.arrow
+ * Rows of per_query for some metrics only, as an Arrow stream, so a page
+ * gets e.g. every query's margin (the site table `margins`) without loading
+ * the whole per-query table (one row per config × query × metric × k).
  */
 import * as arrow from "apache-arrow";
 import { checkedRowsOf, tableFromRows, toIpcStream } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { siteTable } from "./table_source.ts";
 import { PER_QUERY } from "../tables/schema.ts";
-import { writeAll } from "./stdout.ts";
 
 /** Arrow stream bytes of the per_query rows whose metric is one of `metrics`. */
 export async function perQuerySubset(metrics: readonly string[]): Promise<Uint8Array> {
@@ -20,12 +17,4 @@ export async function perQuerySubset(metrics: readonly string[]): Promise<Uint8A
     keep.has(r.metric)
   );
   return toIpcStream(tableFromRows(rows, PER_QUERY));
-}
-
-if (import.meta.main) {
-  if (Deno.args.length === 0) {
-    console.error("usage: deno run -A src/site/per_query_subset.ts <metric>...");
-    Deno.exit(2);
-  }
-  await writeAll(await perQuerySubset(Deno.args));
 }

@@ -1,15 +1,12 @@
 /**
- * The run's provenance for the Overview page, as JSON on stdout: the
+ * The run's provenance for the Overview page (`data/run.json`): the
  * orchestrator's `manifest.json` (null only when the run has none: the page
  * then says so in words; a malformed one is an error naming it), its SHA-256 and
  * modification time, and the invocation table (data/invocations.json).
- *
- *   deno run -A src/site/run_info.ts > run.json
  */
 import { join } from "node:path";
 import { sha256Hex } from "../io/hash.ts";
 import { outDir } from "../io/paths.ts";
-import { writeAll } from "./stdout.ts";
 
 export interface RunInfo {
   manifest: Record<string, unknown> | null;
@@ -52,8 +49,4 @@ export async function runInfo(): Promise<RunInfo> {
     manifest_time: time,
     invocations,
   };
-}
-
-if (import.meta.main) {
-  await writeAll(new TextEncoder().encode(JSON.stringify(await runInfo())));
 }

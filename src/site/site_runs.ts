@@ -7,16 +7,16 @@
  * Framework runs a page's data loaders against one run (EXECRET_OUT), so
  * the site is staged: a Framework root of its own (`<site>-src/`) holds a
  * copy of the pages per run, whose `data/` files are the loaders' outputs
- * for that run made beforehand (src/site/prefill_loaders.ts `--into`, one
+ * for that run made beforehand (src/site/prefill_site_data.ts `--into`, one
  * process per run), and Framework builds that root with no loader to run.
  *
  * @module
  */
 import { basename, join, resolve } from "node:path";
 import baseConfig from "../../observablehq.config.ts";
-import { SQL_CONSOLE_TABLES } from "./site_schema.ts";
+import { sqlPage } from "./sql_page.ts";
 
-const PREFILL = new URL("./prefill_loaders.ts", import.meta.url).pathname;
+const PREFILL = new URL("./prefill_site_data.ts", import.meta.url).pathname;
 
 /** One run of the site: its name (its URL folder and SQL schema) and its out folder. */
 export interface SiteRun {
@@ -84,72 +84,6 @@ function afterFrontMatter(markdown: string, insert: string): string {
   const m = /^---\n[\s\S]*?\n---\n/.exec(markdown);
   const at = m ? m[0].length : 0;
   return `${markdown.slice(0, at)}\n${insert}\n${markdown.slice(at)}`;
-}
-
-/** Replace the `// site_runs: <name>` … `// site_runs: end` block of `text`. */
-function replaceBlock(text: string, name: string, block: string, file: string): string {
-  const start = text.search(new RegExp(`^// site_runs: ${name}\\b.*$`, "m"));
-  const end = text.indexOf("// site_runs: end\n", start);
-  if (start < 0 || end < 0) throw new Error(`${file}: no "// site_runs: ${name}" … end block`);
-  return text.slice(0, start) + block + text.slice(end + "// site_runs: end\n".length);
-}
-
-/**
- * The root SQL console over every run: the primary (first) run's tables
- * under their own names, as in a one-run site, and each run's tables in a
- * schema named after it (`release.metrics`), views made once DuckDB-wasm
- * has loaded the tables on the first query.
- */
-export function sqlPage(source: string, runs: readonly SiteRun[], file = "docs/sql.md"): string {
-  const [primary] = runs;
-  const local = (run: SiteRun, t: string) => run === primary ? t : `${run.name}__${t}`;
-  const tables = runs.flatMap((run) =>
-    SQL_CONSOLE_TABLES.map((t) =>
-      `  ${local(run, t)}: FileAttachment("./${run.name}/data/${t}.arrow"),`
-    )
-  );
-  const views = runs.flatMap((run) => [
-    `CREATE SCHEMA IF NOT EXISTS ${run.name}`,
-    ...SQL_CONSOLE_TABLES.map((t) =>
-      `CREATE VIEW ${run.name}.${t} AS SELECT * FROM main.${local(run, t)}`
-    ),
-  ]);
-  let text = replaceBlock(
-    source,
-    "tables",
-    `// DuckDB-wasm and every run's tables load when the first query runs, not before.
-const tables = {
-${tables.join("\n")}
-};
-const database = R.onFirstCall(async () => {
-  const { DuckDBClient } = await import("npm:@observablehq/duckdb");
-  const db = await DuckDBClient.of(tables);
-  // One schema per run (views over the tables just loaded).
-  for (const statement of ${JSON.stringify(views, null, 2).replaceAll("\n", "\n  ")}) {
-    await db.query(statement);
-  }
-  return db;
-});
-`,
-    file,
-  );
-  text = replaceBlock(
-    text,
-    "schema",
-    `const schemas = [${
-      runs.map((r) => `await FileAttachment("./${r.name}/data/sql_schema.json").json()`).join(", ")
-    }];
-const schema = { bytes: schemas.reduce((n, s) => n + s.bytes, 0), columns: schemas[0].columns };
-`,
-    file,
-  );
-  text = text.replaceAll(`FileAttachment("./data/`, `FileAttachment("./${primary.name}/data/`);
-  const intro = `<p data-testid="sql-runs">This console holds every run of the site: each run's
-tables in a schema named after it (${
-    runs.map((r) => `<code>${r.name}.metrics</code>`).join(", ")
-  }, …), and the first run's (<code>${primary.name}</code>) also under their plain names,
-so <code>SELECT * FROM metrics</code> reads ${primary.name}'s.</p>`;
-  return text.replace(/^# .*$/m, (h) => `${h}\n\n${intro}`);
 }
 
 /** The landing page: each run with its headline (from its Overview's data) and its pages. */
@@ -286,7 +220,6 @@ export async function stageRuns(
     const dir = join(stage, run.name);
     await Deno.mkdir(join(dir, "components"), { recursive: true });
     for (const page of pages) {
-      if (page.name === "sql.md") continue;
       const text = await Deno.readTextFile(join(root, page.name));
       await Deno.writeTextFile(
         join(dir, page.name),
@@ -310,8 +243,7 @@ export async function stageRuns(
     }
   }
   await Deno.writeTextFile(join(stage, "index.md"), landingPage(runs, labels));
-  const sqlSource = await Deno.readTextFile(join(root, "sql.md"));
-  await Deno.writeTextFile(join(stage, "sql.md"), sqlPage(sqlSource, runs, join(root, "sql.md")));
+  await Deno.writeTextFile(join(stage, "sql.md"), sqlPage(runs));
   const config = join(stage, "observablehq.config.js");
   const body = stagedConfig(resolve(stage), resolve(options.output), runs, labels);
   await Deno.writeTextFile(config, `export default ${JSON.stringify(body, null, 2)};\n`);

@@ -1,54 +1,59 @@
 /**
- * Every table the site reads, by the name pages and SQL give it, with how a
- * loader gets its bytes: the run's table as it is, an empty table of its
- * spec when the run may lack it (release-only and rerank tables), or a view
- * made for the site (rankings with the reranked configs, margins, outcomes).
- * The `docs/data/<name>.arrow.ts` loaders and the pages' precomputed data
- * (src/site/page_data.ts) both read tables through this one list.
+ * Every table the site serves, by the name pages and SQL give it, with how
+ * its bytes are made. From the table catalog (src/tables/catalog.ts): each
+ * table the catalog does not hide, as the run wrote it, or an empty table of
+ * its spec when the run may lack it (`optional`), with the rows of the tables
+ * that add to it appended (`into`: rankings and per_query hold the reranked
+ * configs and the leaderboard entries); then the views made for pages alone
+ * ({@link SITE_VIEWS}). A new catalog table is a site table with no further
+ * line here, and the SQL console's ({@link consoleTables}).
+ *
+ * @module
  */
-import type { TableSpec } from "../io/arrow_table.ts";
-import {
-  BREAKDOWNS,
-  EXECUTION_TIMES,
-  LIMIT_MARGINS,
-  RANKINGS,
-  VALIDATION,
-} from "../tables/schema.ts";
-import { RERANK_COST, RERANK_TIMES, TEST_SPLIT } from "../tables/rerank.ts";
-import { BOARD_ENTRIES, LEADERBOARD } from "../tables/board.ts";
-import { RELEASE_TABLES } from "./release_tables.ts";
-import { tableBytes } from "./table_stream.ts";
-import { unionBytes } from "./reranked_union.ts";
+import { TABLE_CATALOG } from "../tables/catalog.ts";
 import { perQuerySubset } from "./per_query_subset.ts";
-import { snippetOutcomesStream } from "./outcomes_table.ts";
+import { snippetOutcomesStream } from "./snippet_outcomes.ts";
+import { tableBytes } from "./table_bytes.ts";
+import { unionBytes } from "./union_bytes.ts";
 
-/** Tables a run may lack, with the spec of the empty table written instead. */
-const OPTIONAL: Record<string, TableSpec> = {
-  ...RELEASE_TABLES,
-  breakdowns: BREAKDOWNS,
-  execution_times: EXECUTION_TIMES,
-  limit_margins: LIMIT_MARGINS,
-  validation: VALIDATION,
-  rerank_cost: RERANK_COST,
-  rerank_times: RERANK_TIMES,
-  rerank_rankings: RANKINGS,
-  test_split: TEST_SPLIT,
-  board_entries: BOARD_ENTRIES,
-  board_rankings: RANKINGS,
-  leaderboard: LEADERBOARD,
-};
-
-/** Tables made for the site rather than read as they are. */
-const MADE: Record<string, () => Promise<Uint8Array>> = {
-  rankings: () => unionBytes("rankings", ["rerank_rankings", "board_rankings"]),
-  per_query: () => unionBytes("per_query", ["rerank_per_query", "board_per_query"]),
+/**
+ * Tables made for pages from the run's tables, not written by a stage, so
+ * neither in the catalog nor in the SQL console: every query's margin (the
+ * Functional gap page) and every pool snippet's test outcomes (the Explorer).
+ */
+export const SITE_VIEWS: Readonly<Record<string, () => Promise<Uint8Array>>> = {
   margins: () => perQuerySubset(["margin"]),
   outcomes: () => snippetOutcomesStream(),
 };
 
+/**
+ * The catalog's tables the site serves under their own names, in catalog
+ * order: what the SQL console loads and lists.
+ *
+ * @example
+ * ```ts
+ * import { ok } from "node:assert/strict";
+ * const tables = consoleTables();
+ * ok(tables.includes("metrics") && tables.includes("rerank_rankings"));
+ * ok(!tables.includes("rerank_per_query")); // its rows are in per_query
+ * ```
+ */
+export function consoleTables(): string[] {
+  return TABLE_CATALOG.filter((e) => !e.site.hidden).map((e) => e.name);
+}
+
+/** Every table name the site serves: the console's tables, then the views. */
+export function siteTableNames(): string[] {
+  return [...consoleTables(), ...Object.keys(SITE_VIEWS)];
+}
+
 /** The Arrow stream of site table `name` (see the module comment). */
 export function siteTableBytes(name: string): Promise<Uint8Array> {
-  const made = MADE[name];
-  if (made) return made();
-  return tableBytes(name, OPTIONAL[name]);
+  const view = SITE_VIEWS[name];
+  if (view) return view();
+  const entry = TABLE_CATALOG.find((e) => e.name === name && !e.site.hidden);
+  if (!entry) return Promise.reject(new Error(`${name}: not a table of the site`));
+  const extras = TABLE_CATALOG.filter((e) => e.site.into === name).map((e) => e.name);
+  if (extras.length) return unionBytes(name, extras);
+  return tableBytes(name, entry.site.optional ? entry.spec : undefined);
 }

@@ -1,9 +1,27 @@
-import type { CorpusRow, ExecutionRow, ExecutionTimeRow, TaskRow } from "../tables/schema.ts";
-import type { SnippetOutcomeRow } from "../tables/outcomes.ts";
-
+/**
+ * The explorer's site table `outcomes`: every pool snippet's test outcomes
+ * under its corpus id.
+ *
+ * @module
+ */
+import * as arrow from "apache-arrow";
+import { checkedRowsOf, tableFromRows, type TableSpec, toIpcStream } from "../io/arrow_table.ts";
+import { tablePath } from "../io/paths.ts";
+import {
+  CORPUS,
+  type CorpusRow,
+  EXECUTION_TIMES,
+  type ExecutionRow,
+  EXECUTIONS,
+  type ExecutionTimeRow,
+  type TaskRow,
+  TASKS,
+} from "../tables/schema.ts";
+import { SNIPPET_OUTCOMES, type SnippetOutcomeRow } from "../tables/outcomes.ts";
 // The explorer joins executions to snippets by the oracle's own suite key.
 import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
-export { suiteCodeSha, testsSha };
+import { siteTable } from "./table_source.ts";
+import { tableBytes } from "./table_bytes.ts";
 
 type Task = Pick<TaskRow, "task_id" | "setup" | "tests">;
 type Snippet = Pick<CorpusRow, "corpus_id" | "task_id" | "code">;
@@ -50,4 +68,22 @@ export function snippetOutcomes(
     }
   }
   return out;
+}
+
+/** Arrow stream bytes of the outcomes table. */
+export async function snippetOutcomesStream(): Promise<Uint8Array> {
+  const rows = async <S extends TableSpec>(name: string, spec: S, bytes?: Uint8Array) =>
+    checkedRowsOf(arrow.tableFromIPC(bytes ?? await siteTable(name)), spec, tablePath(name));
+  const outcomes = snippetOutcomes(
+    await rows("tasks", TASKS),
+    await rows("corpus", CORPUS),
+    await rows("executions", EXECUTIONS),
+    // Timings are optional: a run imported from elsewhere may have none.
+    await rows(
+      "execution_times",
+      EXECUTION_TIMES,
+      await tableBytes("execution_times", EXECUTION_TIMES),
+    ),
+  );
+  return toIpcStream(tableFromRows(outcomes, SNIPPET_OUTCOMES));
 }

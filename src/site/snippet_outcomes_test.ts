@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { snippetOutcomes, suiteCodeSha, testsSha } from "./snippet_outcomes.ts";
+import { snippetOutcomes } from "./snippet_outcomes.ts";
+import { suiteCodeSha, testsSha } from "../oracle/cache.ts";
 
 Deno.test("snippetOutcomes joins executions through setup + code and the task's tests", () => {
   const tests = ["assert f(1) == 1", "assert f(2) == 2"];

@@ -10,8 +10,7 @@ import { tablePath } from "../io/paths.ts";
 import { METRICS, MODEL_RANKS, PAIRWISE } from "../tables/schema.ts";
 import { type YourModels, yourModels } from "./report/your_models.ts";
 import { runInfo } from "./run_info.ts";
-import { tableBytes } from "./table_stream.ts";
-import { writeAll } from "./stdout.ts";
+import { tableBytes } from "./table_bytes.ts";
 
 /** The page's data for the run in EXECRET_OUT (or out/). */
 export async function yourModelsData(): Promise<YourModels> {
@@ -25,8 +24,4 @@ export async function yourModelsData(): Promise<YourModels> {
     await rows("pairwise", PAIRWISE),
     await rows("metrics", METRICS),
   );
-}
-
-if (import.meta.main) {
-  await writeAll(new TextEncoder().encode(JSON.stringify(await yourModelsData())));
 }

@@ -2,6 +2,7 @@ import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { basename, join, resolve } from "node:path";
 import { parquetDir, tablesDir } from "../io/paths.ts";
 import { toParquet } from "../io/arrow_table.ts";
+import { TABLE_CATALOG } from "../tables/catalog.ts";
 
 /**
  * An in-memory DuckDB with one table (or view) per table of a run.
@@ -39,11 +40,22 @@ function listFiles(dir: string, ext: string): string[] {
   }
 }
 
-/** Tables whose view also holds the rows of the rerank stage's table of the same columns. */
-export const RERANKED_ROWS: Record<string, string> = {
-  rankings: "rerank_rankings",
-  per_query: "rerank_per_query",
-};
+/**
+ * The tables whose rows a table's view also holds, by table: the tables the
+ * catalog says add to it (`into`: rankings and per_query hold the reranked
+ * configs and the leaderboard entries, as on the site).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * deepStrictEqual(addedRows().rankings, ["rerank_rankings", "board_rankings"]);
+ * ```
+ */
+export function addedRows(): Record<string, string[]> {
+  const added: Record<string, string[]> = {};
+  for (const e of TABLE_CATALOG) if (e.site.into) (added[e.site.into] ??= []).push(e.name);
+  return added;
+}
 
 /** Options of {@link openRunDatabase}. */
 export interface RunDatabaseOptions {
@@ -59,7 +71,7 @@ export interface RunDatabaseOptions {
  * Open the run's tables, named after their files: the Parquet copies in
  * `parquet` (default out/parquet/), plus any Arrow table in `tables`
  * (default out/tables/) without one. The `rankings` and `per_query` tables
- * include the reranked configs' rows ({@link RERANKED_ROWS}).
+ * include the reranked configs' and leaderboard entries' rows ({@link addedRows}).
  *
  * By default the tables are loaded into an in-memory database that then
  * loses all access outside itself (DuckDB's `enable_external_access` off,
@@ -99,13 +111,12 @@ export async function openRunDatabase(
     `SELECT * FROM read_parquet('${resolve(sources.get(name)!).replaceAll("'", "''")}')`;
   const kind = options.unrestricted ? "VIEW" : "TABLE";
   try {
+    const added = addedRows();
     for (const name of names) {
-      // rankings and per_query hold the reranked configs too (their rows are
-      // also in the rerank_* tables), so every query over configs sees them.
-      const extra = RERANKED_ROWS[name];
-      const sql = extra && sources.has(extra)
-        ? `${read(name)} UNION ALL BY NAME ${read(extra)}`
-        : read(name);
+      // rankings and per_query hold the reranked configs and leaderboard entries too (their
+      // rows are also in their own tables), so every query over configs sees them.
+      const extras = (added[name] ?? []).filter((e) => sources.has(e));
+      const sql = [name, ...extras].map(read).join(" UNION ALL BY NAME ");
       await connection.run(`CREATE ${kind} "${name}" AS ${sql}`);
     }
     if (!options.unrestricted) {

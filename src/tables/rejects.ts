@@ -4,20 +4,19 @@ import { checkedRowsOf, writeTable } from "../io/arrow_table.ts";
 import { UserError } from "../io/user_error.ts";
 import { tablesDir } from "../io/paths.ts";
 import { type RejectRow, REJECTS } from "./schema.ts";
+import { TABLE_CATALOG } from "./catalog.ts";
 
 /** One rejected input or candidate (see `REJECTS` in the table contract). */
 export type Reject = RejectRow;
 
-/** Stages in pipeline order; the combined table lists their rejects in this order. */
-export const REJECT_STAGES = [
-  "tasks",
-  "mutate",
-  "oracle",
-  "embed",
-  "score",
-  "leaderboard",
-  "import",
-] as const;
+/**
+ * The stages that write rejects, in pipeline order: those with a
+ * `rejects_<stage>` table in the catalog. The combined table lists their
+ * rejects in this order.
+ */
+export const REJECT_STAGES: readonly string[] = TABLE_CATALOG
+  .filter((e) => e.name === `rejects_${e.stage}`)
+  .map((e) => e.stage);
 
 /**
  * Record a stage's rejects: write `rejects_<stage>.arrow`, replacing that

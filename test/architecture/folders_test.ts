@@ -103,7 +103,7 @@ export function folderProblems(
     } else if (name.startsWith("_")) problems.push(`${at}: private to ${dirname(target)}/`);
     if (name === "mod.ts" && dirname(target) !== dirname(file)) moduleImporters?.add(target);
   }
-  // A face may also be reached by URL (src/site/report_bundle.ts bundles src/site/report/mod.ts).
+  // A face may also be reached by URL (a module bundled or spawned by path).
   for (
     const m of text.matchAll(/new URL\(\s*["'](\.[^"']*\/mod\.ts)["']\s*,\s*import\.meta\.url/g)
   ) {

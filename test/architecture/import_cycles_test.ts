@@ -8,7 +8,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const ENTRIES = ["src/cli/main.ts", "src/site/table_stream.ts", "src/site/build_site.ts"];
+const ENTRIES = ["src/cli/main.ts", "src/site/site_data.ts", "src/site/build_site.ts"];
 
 interface InfoModule {
   specifier: string;

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 
-const ROOT = new URL("../", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** What a loader wrote and how it ended. */
 export interface LoaderRun {

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import * as arrow from "apache-arrow";
 import { checkedRowsOf, tableFromRows, toIpcStream } from "../io/arrow_table.ts";
 import { PER_QUERY } from "../tables/schema.ts";
-import { unionBytes } from "./reranked_union.ts";
+import { unionBytes } from "./union_bytes.ts";
 
 const row = (config: string, value: number) => ({
   config,

@@ -1,12 +1,12 @@
 /**
- * `rankings` and `per_query` for the site with the reranked configs' rows
- * and the leaderboard entries' appended (`rerank_*`, `board_*`: the same
- * columns), so every page shows reranked configs and entries as configs. A
- * run without those stages gives the base table unchanged.
+ * A site table with the rows of the tables that add to it appended (`into`
+ * in src/tables/catalog.ts: the reranked configs' and the leaderboard
+ * entries' rankings and per_query, the same columns), so every page shows
+ * reranked configs and entries as configs. A run without those stages gives
+ * the base table unchanged.
  */
 import * as arrow from "apache-arrow";
 import { siteTable } from "./table_source.ts";
-import { writeAll } from "./stdout.ts";
 
 /**
  * The Arrow stream of table `name` followed by the rows of each table of
@@ -39,9 +39,4 @@ export async function unionBytes(
   }
   if (batches.length === a.batches.length) return base;
   return arrow.tableToIPC(new arrow.Table(a.schema, batches), "stream");
-}
-
-/** Write the union to stdout (see {@link unionBytes}). */
-export async function streamUnion(name: string, extras: readonly string[]): Promise<void> {
-  await writeAll(await unionBytes(name, extras));
 }

@@ -1,2 +1,0 @@
-import { streamTable } from "../../src/site/table_stream.ts";
-await streamTable("rejects");

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Install the `execret` command: a launcher in PREFIX/bin (default
-# ~/.local/bin) that runs this checkout's CLI with the Deno the Makefile uses,
-# from any folder (outputs go to ./out there, or EXECRET_OUT). `make install`
-# runs it after installing the dependencies; `make install PREFIX=/usr/local`.
+# Install the `execret` command: a two-line launcher in PREFIX/bin (default
+# ~/.local/bin) that runs this checkout's scripts/execret (the one recipe that
+# starts the CLI) with the Deno the Makefile uses, from any folder (outputs go
+# to ./out there, or EXECRET_OUT). `make install` runs it after installing the
+# dependencies; `make install PREFIX=/usr/local`.
 # Usage: sh scripts/install_execret.sh DENO [PREFIX]
 set -eu
 deno="$1"
@@ -19,9 +20,7 @@ launcher="$prefix/bin/execret"
 cat > "$launcher.tmp" <<LAUNCHER
 #!/bin/sh
 # execret, from the checkout $root (installed by scripts/install_execret.sh)
-# Freed memory kept for reuse rather than faulted in afresh (the Makefile's MALLOC_ENV says why).
-export MALLOC_MMAP_MAX_="\${MALLOC_MMAP_MAX_-0}" MALLOC_TRIM_THRESHOLD_="\${MALLOC_TRIM_THRESHOLD_-17179869184}" MALLOC_TOP_PAD_="\${MALLOC_TOP_PAD_-268435456}"
-exec "$deno" run --allow-all --unstable-worker-options --cached-only --config "$root/deno.json" "$root/src/cli/main.ts" "\$@"
+EXECRET_DENO="\${EXECRET_DENO:-$deno}" exec "$root/scripts/execret" "\$@"
 LAUNCHER
 chmod +x "$launcher.tmp"
 mv "$launcher.tmp" "$launcher"

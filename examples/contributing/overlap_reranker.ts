@@ -1,4 +1,4 @@
-import type { RerankerEntry } from "../../src/rerank/reranker_registry.ts";
+import type { RerankerEntry } from "../../src/rerank/reranker.ts";
 import { type Reranker, zeroCost } from "../../src/rerank/reranker.ts";
 
 /** Lower-case words of a text; identifiers split at `_`, case changes and symbols. */

@@ -1,8 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UserError } from "../io/user_error.ts";
 
-export { UserError };
-
 /** A subcommand of `execret`. Each lives in its own file under `commands/`. */
 export interface Command {
   name: string;

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { type Command, UserError } from "./command.ts";
+import type { Command } from "./command.ts";
+import { UserError } from "../io/user_error.ts";
 import { commands } from "./commands.ts";
 
 function usage(): string {

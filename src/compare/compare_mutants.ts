@@ -1,13 +1,9 @@
-import {
-  type MutationComparison as MutationColumns,
-  RELEASE_MUTATIONS,
-} from "../tables/release.ts";
+import { type MutationComparison as MutationColumns } from "../tables/release.ts";
 import { type Candidate, mutateCodeWith } from "../mutate/mutate_code.ts";
 import type { PythonParser } from "../common/python_parser.ts";
 import type { ReleaseDistractor } from "../tasks/release_tasks.ts";
 
 /** The `release_mutations` table (spec in src/tables/release.ts). */
-export { RELEASE_MUTATIONS };
 
 /** One row of {@link RELEASE_MUTATIONS}, its `reproduced` narrowed to the values written. */
 export type MutationComparison = Omit<MutationColumns, "reproduced"> & {

@@ -4,14 +4,16 @@ import { tablePath } from "../io/paths.ts";
 import { loadPythonParser } from "../common/python_parser.ts";
 import { readReleaseDistractors } from "../tasks/release_tasks.ts";
 import { releasedSystems } from "../release/bundle_source.ts";
-import { compareMutants, RELEASE_MUTATIONS } from "./compare_mutants.ts";
+import { compareMutants } from "./compare_mutants.ts";
 import {
-  comparePaper,
   PAPER_COMPARISON,
   RANKING_AGREEMENT,
   RANKING_DIFFERENCES,
-} from "./paper_comparison.ts";
-import { type Bundle, readBundle } from "../release/read_bundle.ts";
+  RELEASE_MUTATIONS,
+} from "../tables/release.ts";
+import type { Bundle } from "../release/bundle_types.ts";
+import { comparePaper } from "./paper_comparison.ts";
+import { readBundle } from "../release/read_bundle.ts";
 import { RELEASE_FINDINGS } from "../tables/release.ts";
 
 /**

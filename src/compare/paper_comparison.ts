@@ -1,22 +1,17 @@
 import {
-  PAPER_COMPARISON,
   type PaperComparisonRow,
-  RANKING_AGREEMENT,
-  RANKING_DIFFERENCES,
   type RankingAgreementRow,
   type RankingDifferenceRow,
 } from "../tables/release.ts";
 import type { MetricRow, PairwiseRow, RankingRow } from "../tables/schema.ts";
 import { metricKey } from "../release/metric_key.ts";
-import type { Bundle, ReleasedPairEntry } from "../release/read_bundle.ts";
+import type { Bundle, ReleasedPairEntry } from "../release/bundle_types.ts";
 import {
   pValueTolerance,
   releasedPrecision,
   significantDigits,
   toleranceFor,
 } from "./released_precision.ts";
-
-export { PAPER_COMPARISON, RANKING_AGREEMENT, RANKING_DIFFERENCES };
 
 /** The kit's rows this comparison reads (columns of `metrics`, `pairwise`, `rankings`). */
 export type KitMetric = Pick<MetricRow, "config" | "metric" | "k" | "value" | "ci_low" | "ci_high">;

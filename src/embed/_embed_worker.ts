@@ -11,7 +11,7 @@
  * message}`. The worker exits when stdin closes.
  */
 import { Buffer } from "node:buffer";
-import type { Invocation } from "./invocations.ts";
+import type { Invocation } from "./invocation.ts";
 import { type DenseProvider, embedWithReport, type Role } from "./provider.ts";
 import { eachLine } from "../io/child_process.ts";
 

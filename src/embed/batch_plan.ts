@@ -1,5 +1,5 @@
 import { sha256Hex } from "../io/hash.ts";
-import { type Invocation, textToSend } from "./invocations.ts";
+import { type Invocation, textToSend } from "./invocation.ts";
 import type { Role } from "./provider.ts";
 import { roleSettingsDigest, vectorKey } from "./vector_cache.ts";
 

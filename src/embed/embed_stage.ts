@@ -4,7 +4,8 @@ import { CORPUS, QUERIES } from "../tables/schema.ts";
 import { embeddingsDir, tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { UserError } from "../io/user_error.ts";
-import { type Invocation, invocationFor } from "./invocations.ts";
+import { invocationFor } from "./invocations.ts";
+import type { Invocation } from "./invocation.ts";
 import { type DenseProvider, embedWithReport, type Role } from "./provider.ts";
 import {
   isSparse,

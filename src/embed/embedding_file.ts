@@ -2,7 +2,7 @@ import * as arrow from "apache-arrow";
 import { readTable, tableFromRows, toIpcStream } from "../io/arrow_table.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { canonicalJson } from "../io/hash.ts";
-import type { Invocation } from "./invocations.ts";
+import type { Invocation } from "./invocation.ts";
 import type { Role } from "./provider.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { type EmbeddingColumns, embeddingsSpec } from "../tables/embeddings.ts";

@@ -1,7 +1,5 @@
 import { quotaExhausted, retryHint } from "./retry_hints.ts";
 
-export { parseRetryAfter } from "./retry_hints.ts";
-
 /**
  * Resilient HTTP for hosted embedding APIs: a per-request timeout, retries
  * with exponential backoff and jitter that honour the server's own delay

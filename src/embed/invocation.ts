@@ -7,8 +7,6 @@
 import type { RequestLimits, Role } from "./provider.ts";
 import type { Similarity } from "../common/similarity.ts";
 
-export type { RequestLimits };
-
 /** How one role (query or document) is sent: a text prefix and native request parameters. */
 export interface RoleSettings {
   /** Prepended to the text before it is sent (instructions such as BGE's query prompt). */

@@ -5,10 +5,6 @@ import type { ProviderEntry } from "./provider_entry.ts";
 import { PROVIDER_ENTRIES } from "./provider_registry.ts";
 import { entryFields, readNamedTable } from "../io/named_table.ts";
 
-export type { Invocation, RequestLimits, RoleSettings } from "./invocation.ts";
-export { roleParams, textToSend } from "./invocation.ts";
-export type { ProviderName } from "./provider_registry.ts";
-
 /** Path of the committed invocation table. */
 export const DEFAULT_INVOCATIONS_PATH = fileURLToPath(
   new URL("../../data/invocations.json", import.meta.url),

@@ -5,13 +5,8 @@ import {
   strictEqual,
   throws,
 } from "node:assert/strict";
-import {
-  invocationFor,
-  loadInvocations,
-  roleParams,
-  textToSend,
-  validateInvocation,
-} from "./invocations.ts";
+import { invocationFor, loadInvocations, validateInvocation } from "./invocations.ts";
+import { roleParams, textToSend } from "./invocation.ts";
 import { isSparse, missingRequirements } from "./provider_registry.ts";
 
 Deno.test("the committed table loads, names are unique and every entry cites its doc page", async () => {

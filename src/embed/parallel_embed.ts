@@ -1,7 +1,7 @@
 import { Buffer } from "node:buffer";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Invocation } from "./invocations.ts";
+import type { Invocation } from "./invocation.ts";
 import type { EmbedReport, Role } from "./provider.ts";
 import { watchChild } from "../io/child_watchdog.ts";
 import { childDenoEnv } from "../io/child_env.ts";

@@ -1,4 +1,5 @@
-import type { Invocation, RequestLimits } from "./invocation.ts";
+import type { Invocation } from "./invocation.ts";
+import type { RequestLimits } from "./provider.ts";
 import type { Provider, ResolvedOptions } from "./provider.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { Invocation } from "./invocation.ts";
-import type { Provider, ResolvedOptions } from "./provider.ts";
+import type { Provider } from "./provider.ts";
 import type { ProviderEntry } from "./provider_entry.ts";
 import { bm25Entry } from "./providers/bm25.ts";
 import { tfidfEntry } from "./providers/tfidf.ts";
@@ -10,9 +10,6 @@ import { jinaEntry, mistralEntry, voyageEntry } from "./providers/data_list.ts";
 import { geminiEntry } from "./providers/gemini.ts";
 import { cohereEntry } from "./providers/cohere.ts";
 import { releaseEntry } from "./providers/release.ts";
-
-export type { ProviderEntry, ResolvedOptions };
-export { hfRemote, modelsDir, onnxFileName } from "./providers/hf.ts";
 
 /**
  * Every embedding provider the kit knows, in the order error messages list

@@ -1,13 +1,14 @@
 import { basename, join } from "node:path";
 import { type EmbeddingRow, writeEmbeddingFile } from "./embedding_file.ts";
-import type { Invocation } from "./invocations.ts";
+import type { Invocation } from "./invocation.ts";
+import type { Bundle } from "../release/bundle_types.ts";
 import type { Similarity } from "../common/similarity.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { UserError } from "../io/user_error.ts";
 import { embeddingsDir } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { type ReleasedSystem, releasedSystems } from "../release/bundle_source.ts";
-import { type Bundle, readBundle } from "../release/read_bundle.ts";
+import { readBundle } from "../release/read_bundle.ts";
 import { npzWrittenAt, readNpz } from "../release/npz.ts";
 import {
   checkEmbeddingSummary,

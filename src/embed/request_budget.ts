@@ -1,6 +1,5 @@
-import type { Invocation, RequestLimits } from "./invocation.ts";
-
-export type { RequestLimits };
+import type { Invocation } from "./invocation.ts";
+import type { RequestLimits } from "./provider.ts";
 
 /**
  * The limits a config runs under: its own `limits` over `defaults`, its

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { canonicalJson, sha256Hex } from "../io/hash.ts";
 import { cacheDir } from "../io/paths.ts";
-import { type Invocation, roleParams } from "./invocations.ts";
+import { type Invocation, roleParams } from "./invocation.ts";
 import type { Role } from "./provider.ts";
 
 /**

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { readTableRows } from "../io/arrow_table.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { tablePath } from "../io/paths.ts";
-import type { Invocation } from "../embed/invocations.ts";
+import type { Invocation } from "../embed/invocation.ts";
 import { readBenchmark } from "../score/benchmark.ts";
 import { configScorer } from "../score/config_scorer.ts";
 import { rankQuery } from "../score/rank_query.ts";

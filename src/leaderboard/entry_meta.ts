@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { type Invocation, validateInvocation } from "../embed/invocations.ts";
+import { validateInvocation } from "../embed/invocations.ts";
+import type { Invocation } from "../embed/invocation.ts";
 
 /** The metadata of one entry, checked. */
 export interface EntryMeta {

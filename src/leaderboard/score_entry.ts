@@ -14,7 +14,9 @@
  *
  * @module
  */
-import { METRIC_REGISTRY, type MetricEntry } from "../score/metrics/metric_registry.ts";
+import { METRIC_REGISTRY } from "../score/metrics/metric_registry.ts";
+import type { MetricEntry } from "../score/metrics/metric.ts";
+import type { PerQueryRow, RankingRow } from "../tables/schema.ts";
 import { CANONICAL_RANK_METRIC, MRR_METRIC } from "../score/metrics/mrr.ts";
 import {
   BELOW_DISTRACTOR_METRIC,
@@ -22,13 +24,7 @@ import {
   OUTRANK_METRIC,
 } from "../score/metrics/distractor_diagnostics.ts";
 import type { Benchmark } from "../score/benchmark.ts";
-import {
-  evaluateQuery,
-  type PerQueryRow,
-  type PoolContext,
-  poolContext,
-  type RankingRow,
-} from "../score/evaluate_query.ts";
+import { evaluateQuery, type PoolContext, poolContext } from "../score/evaluate_query.ts";
 import { checkRunQuery, type ParsedRun, RunFileError } from "./run_file.ts";
 
 /** The metrics that need a query's own canonical and distractors scored. */

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import type { Invocation } from "../embed/invocations.ts";
+import type { Invocation } from "../embed/invocation.ts";
 import type { Provider } from "../embed/provider.ts";
 import { below, xoshiro128ss } from "../common/rng.ts";
 import { fnv1a32, tieKey } from "../score/tie_break.ts";

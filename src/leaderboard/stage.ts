@@ -31,7 +31,7 @@ import { spotCheck } from "./spot_check.ts";
 import { type BoardContext, type EntryOutcome, verifyEntry } from "./verify_entry.ts";
 import type { EntryMeta } from "./entry_meta.ts";
 import type { ScoredRunFile } from "./run_file.ts";
-import type { Invocation } from "../embed/invocations.ts";
+import type { Invocation } from "../embed/invocation.ts";
 
 const CONFIG_ONLY = pick(PER_QUERY, "config");
 

@@ -10,7 +10,7 @@
  */
 import { join } from "node:path";
 import { sha256Hex } from "../io/hash.ts";
-import type { PerQueryRow } from "../score/evaluate_query.ts";
+import type { PerQueryRow } from "../tables/schema.ts";
 import { checkEntryMeta, type EntryMeta, MetaError } from "./entry_meta.ts";
 import { ENTRY_NAME, type EntryPath } from "./entries.ts";
 import { parseRun, readRunText, RunFileError, type ScoredRunFile } from "./run_file.ts";

@@ -4,11 +4,10 @@ import {
   type PythonParser,
   type Tree,
 } from "../common/python_parser.ts";
-import { indexNodes, oneLine, type ProposedEdit, type SiteContext } from "./operators/syntax.ts";
+import { indexNodes, oneLine } from "./operators/syntax.ts";
+import type { ProposedEdit, SiteContext } from "./operator_entry.ts";
 import type { OperatorEntry } from "./operator_entry.ts";
 import { OPERATORS } from "./operator_registry.ts";
-
-export type { ProposedEdit } from "./operators/syntax.ts";
 
 /** A syntactically valid single-edit variant of a canonical. */
 export interface Candidate {

@@ -2,7 +2,8 @@ import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:
 import { applyEdits, mutateCode, mutateCodeWith } from "./mutate_code.ts";
 import { loadPythonParser } from "../common/python_parser.ts";
 import { verifyMutant } from "./verify_mutant.ts";
-import { exampleCode, OPERATOR_EXAMPLES } from "./operator_examples.ts";
+import { OPERATOR_EXAMPLES } from "./operator_examples.ts";
+import { exampleCode } from "./operator_entry.ts";
 
 const parser = await loadPythonParser();
 import { afters, only } from "../../test/support/mutate_candidates.ts";

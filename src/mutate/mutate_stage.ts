@@ -10,18 +10,6 @@ import {
   mutateTasksParallel,
 } from "./mutate_tasks.ts";
 
-export {
-  mergeMutated,
-  type MutantRow,
-  type MutatedTasks,
-  type MutateStageOptions,
-  type MutateStageResult,
-  mutateTasks,
-  mutateTasksParallel,
-  type SourceCoverage,
-  type TaskInput,
-} from "./mutate_tasks.ts";
-
 /**
  * The `mutate` stage: read `tasks`, write `mutants` (rows in task order, then
  * selection order) and the stage's rejects. Same tasks table, seed and

@@ -3,7 +3,8 @@ import { readTableRows, writeTable } from "../io/arrow_table.ts";
 import { sha256Hex } from "../io/hash.ts";
 import { tablePath } from "../io/paths.ts";
 import { MUTANTS, REJECTS, TASKS } from "../tables/schema.ts";
-import { mutateTasks, mutateTasksParallel, runMutateStage } from "./mutate_stage.ts";
+import { runMutateStage } from "./mutate_stage.ts";
+import { mutateTasks, mutateTasksParallel } from "./mutate_tasks.ts";
 import { loadPythonParser } from "../common/python_parser.ts";
 import { diffOneEdit } from "./diff_one_edit.ts";
 

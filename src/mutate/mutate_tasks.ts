@@ -12,7 +12,6 @@ import { DEFAULT_SEED, selectionOrder } from "./select.ts";
 export type TaskInput = Pick<TaskRow, "task_id" | "source" | "canonical">;
 
 /** One row of the `mutants` table. */
-export type { MutantRow };
 
 /** Per-source coverage: how many tasks have enough candidates to make a benchmark item. */
 export interface SourceCoverage {

@@ -9,8 +9,6 @@
 import { type OperatorEntry, type OperatorExample } from "./operator_entry.ts";
 import { OPERATORS } from "./operator_registry.ts";
 
-export { EXAMPLE_SIGNATURE, exampleCode, type OperatorExample } from "./operator_entry.ts";
-
 /** Each worked example with the entry it belongs to, in registry order. */
 export function operatorExamples(
   operators: readonly OperatorEntry[] = OPERATORS,

@@ -16,9 +16,6 @@ import { type GateCount, gateTasks, type SuiteRuns } from "./gates.ts";
 import { readOracleInputs } from "./oracle_inputs.ts";
 import { executionRows, runTaskSuites } from "./task_suites.ts";
 
-export { VALIDATION };
-export type { GateCount };
-
 /** Distractors kept per task, at most. */
 export const MAX_DISTRACTORS = 4;
 

@@ -7,18 +7,16 @@ import {
 } from "../tables/release.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, writeRejects } from "../tables/rejects.ts";
-import { VALIDATION } from "./oracle_stage.ts";
+import { type TaskRow, VALIDATION } from "../tables/schema.ts";
+import type { Bundle } from "../release/bundle_types.ts";
 import { allPass, timeoutOnly } from "./outcome.ts";
 import type { Runtime } from "./pool.ts";
 import { type SuiteResult, SuiteRunner } from "./run_suites.ts";
-import type { TaskRow } from "../tasks/task.ts";
 import { EXECUTION_TIMES, EXECUTIONS, LIMIT_MARGINS, QUERIES, TASKS } from "../tables/schema.ts";
 import { limitMargins } from "./limit_margins.ts";
 import { cacheEntryFor, detectTestsRule, kitOutcome } from "../release/cache_keys.ts";
-import { type Bundle, readBundle } from "../release/read_bundle.ts";
+import { readBundle } from "../release/read_bundle.ts";
 import { releasedCorpusRow, releasedQueryRows } from "./release_table_rows.ts";
-
-export { ORACLE_AGREEMENT, ORACLE_DISAGREEMENTS, ORACLE_NOT_IN_RELEASE };
 
 /** Options of {@link runReleaseOracleStage}. */
 export interface ReleaseOracleOptions {

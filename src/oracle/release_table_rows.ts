@@ -1,10 +1,10 @@
 import { diffOneEdit } from "../mutate/diff_one_edit.ts";
-import type { TaskRow } from "../tasks/task.ts";
+import type { ReleasedSnippet } from "../release/released_rows.ts";
 import { codeSha256 } from "../release/cache_keys.ts";
-import type { Bundle, ReleasedSnippet } from "../release/bundle_types.ts";
+import type { Bundle } from "../release/bundle_types.ts";
 import type { RowOf } from "../io/arrow_table.ts";
 import type { RELEASED_CORPUS } from "../tables/release.ts";
-import type { QueryRow } from "../tables/schema.ts";
+import type { QueryRow, TaskRow } from "../tables/schema.ts";
 
 /**
  * The `queries` rows of a release: one per released query the tasks stage

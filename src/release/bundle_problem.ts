@@ -23,8 +23,3 @@ export class BundleError extends UserError {
     this.name = "BundleError";
   }
 }
-
-/** One problem as one line of text. */
-export function problemLine(p: BundleProblem): string {
-  return `${p.locator}: ${p.reason}`;
-}

@@ -2,7 +2,7 @@ import { RELEASED_PREFIX } from "../tables/board.ts";
 import { UserError } from "../io/user_error.ts";
 import type { Similarity } from "../common/similarity.ts";
 import { fetchRelease } from "./fetch_release.ts";
-import type { Bundle } from "./read_bundle.ts";
+import type { Bundle } from "./bundle_types.ts";
 
 /** A profile's view of where its tasks come from (the fields this module reads). */
 export interface ReleaseProfileFields {
@@ -14,8 +14,6 @@ export interface ReleaseProfileFields {
 
 /** The profile config that stands for every dense system of the release. */
 export const ALL_RELEASED = "release:*";
-
-export { RELEASED_PREFIX };
 
 /**
  * The release source of a profile, if any: `release` (the profile's

@@ -1,8 +1,6 @@
 import type { FindingRow } from "./findings.ts";
 import type { ReleasedQuery, ReleasedSnippet } from "./released_rows.ts";
 
-export type { ReleasedQuery, ReleasedSnippet } from "./released_rows.ts";
-
 /** One row of `data/execution_cache.jsonl`. */
 export interface CacheEntry {
   code_sha256: string;

@@ -9,9 +9,6 @@
 import { crc32, entryBytes, zipEntries } from "./zip_entries.ts";
 import { type NdArray, parseNpy } from "./npy.ts";
 
-export { crc32 } from "./zip_entries.ts";
-export { type NdArray, type NdData, parseNpy } from "./npy.ts";
-
 /**
  * Read every array of an `.npz` file's bytes, keyed by array name (the entry
  * name without `.npy`). Errors are one line starting with `file`.

@@ -1,4 +1,4 @@
-import type { NdArray } from "./npz.ts";
+import type { NdArray } from "./npy.ts";
 
 /** What {@link mapReleaseMatrices} needs to know about the benchmark. */
 export interface MatrixLayout {

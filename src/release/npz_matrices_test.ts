@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { join } from "node:path";
-import type { NdArray } from "./npz.ts";
+import type { NdArray } from "./npy.ts";
 import { readNpz } from "./npz.ts";
 import {
   checkEmbeddingSummary,

@@ -1,6 +1,8 @@
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { crc32, type NdArray, npzWrittenAt, readNpz } from "./npz.ts";
+import { npzWrittenAt, readNpz } from "./npz.ts";
+import { crc32 } from "./zip_entries.ts";
+import type { NdArray } from "./npy.ts";
 import {
   f32Bytes,
   npyBytes,

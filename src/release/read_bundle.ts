@@ -15,20 +15,6 @@ import {
   readRowList,
 } from "./read_tests.ts";
 
-export type {
-  Bundle,
-  BundlePaths,
-  CacheEntry,
-  ReleasedPair,
-  ReleasedPairEntry,
-  ReleasedQuery,
-  ReleasedQueryRanking,
-  ReleasedRun,
-  ReleasedSnippet,
-  TopResult,
-} from "./bundle_types.ts";
-export { BUNDLE_FILES, resolveBundleDir } from "./bundle_files.ts";
-
 /**
  * Read a released bundle: the kit's one reader of the release, used by every
  * stage of a release run. A bundle is refused (one {@link BundleError}

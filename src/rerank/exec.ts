@@ -1,15 +1,6 @@
 import { allPass, NOT_RUN, type TestOutcome } from "../oracle/outcome.ts";
 import type { RerankerOptions } from "./reranker.ts";
-import {
-  type ExecJob,
-  type RerankCost,
-  type RerankedQuery,
-  type Reranker,
-  type RunSuite,
-  zeroCost,
-} from "./reranker.ts";
-
-export type { ExecJob, RunSuite };
+import { type RerankCost, type RerankedQuery, type Reranker, zeroCost } from "./reranker.ts";
 
 /**
  * Stable partition: the candidates that passed first, then the rest, each

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, rejects, throws } from "node:assert/strict";
 import type { TestOutcome } from "../oracle/outcome.ts";
-import { type ExecJob, execReranker, mapInWindow, passersFirst } from "./exec.ts";
+import { execReranker, mapInWindow, passersFirst } from "./exec.ts";
+import type { ExecJob } from "./reranker.ts";
 import type { RerankQuery } from "./reranker.ts";
 
 Deno.test("passersFirst: passing candidates first, base order kept within each group", () => {

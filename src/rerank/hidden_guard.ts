@@ -1,4 +1,4 @@
-import type { ExecJob, RunSuite } from "./exec.ts";
+import type { ExecJob, RunSuite } from "./reranker.ts";
 
 /** What the guard saw: the (snippet, test) pairs it let through. */
 export interface GuardLog {

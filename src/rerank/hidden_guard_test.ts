@@ -1,8 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
-import type { ExecJob } from "./exec.ts";
 import { execReranker } from "./exec.ts";
 import { guardVisibleOnly } from "./hidden_guard.ts";
-import type { RerankQuery } from "./reranker.ts";
+import type { ExecJob, RerankQuery } from "./reranker.ts";
 import { testSplit, visibleAndHidden } from "./visible_tests.ts";
 
 const TASKS = [

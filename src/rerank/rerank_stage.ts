@@ -1,17 +1,20 @@
 import { readTableRows, type RowOf, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
-import { CORPUS, PER_QUERY, QUERIES, type QueryRow, RANKINGS, TASKS } from "../tables/schema.ts";
-import type { PerQueryRow, RankingRow } from "../score/evaluate_query.ts";
+import {
+  CORPUS,
+  PER_QUERY,
+  type PerQueryRow,
+  QUERIES,
+  type QueryRow,
+  type RankingRow,
+  RANKINGS,
+  TASKS,
+} from "../tables/schema.ts";
+import type { RerankerEntry, RunSuite } from "./reranker.ts";
 import { SuiteRunner } from "../oracle/run_suites.ts";
 import type { Runtime } from "../oracle/pool.ts";
 import { guardVisibleOnly } from "./hidden_guard.ts";
-import type { RunSuite } from "./exec.ts";
-import {
-  parseRerankConfig,
-  type RerankerEntry,
-  RERANKERS,
-  type RerankSpec,
-} from "./reranker_registry.ts";
+import { parseRerankConfig, RERANKERS, type RerankSpec } from "./reranker_registry.ts";
 import type { RerankCandidate, RerankQuery } from "./reranker.ts";
 import { RRF_K } from "./rrf.ts";
 import { rerankedPerQuery, rerankedRankings } from "./reranked_rows.ts";

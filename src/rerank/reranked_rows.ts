@@ -2,12 +2,11 @@ import { rank1_outcome } from "../score/metrics/distractor_diagnostics.ts";
 import {
   evaluateMetrics,
   METRIC_REGISTRY,
-  type MetricEntry,
   recomputableMetrics,
 } from "../score/metrics/metric_registry.ts";
-import type { PerQueryRow, RankingRow } from "../score/evaluate_query.ts";
+import type { MetricEntry } from "../score/metrics/metric.ts";
 import type { RerankedQuery } from "./reranker.ts";
-import type { CorpusRow, QueryRow } from "../tables/schema.ts";
+import type { CorpusRow, PerQueryRow, QueryRow, RankingRow } from "../tables/schema.ts";
 
 /** Ranks a rankings table keeps. */
 export const DEPTH = 10;

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import type { RankingRow } from "../score/evaluate_query.ts";
+import type { RankingRow } from "../tables/schema.ts";
 import { recomputeMetricsFromRankings } from "../stats/recompute.ts";
 import { type DocInfo, rerankedPerQuery, rerankedRankings } from "./reranked_rows.ts";
 

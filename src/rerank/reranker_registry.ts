@@ -1,6 +1,4 @@
-import type { RerankerEntry, RerankerOptions } from "./reranker.ts";
-
-export type { RerankerEntry, RerankerOptions };
+import type { RerankerEntry } from "./reranker.ts";
 
 /**
  * Every reranker. Adding one is a file exporting a {@link RerankerEntry} and

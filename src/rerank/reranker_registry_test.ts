@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { parseRerankConfig, type RerankerEntry, RERANKERS } from "./reranker_registry.ts";
+import { parseRerankConfig, RERANKERS } from "./reranker_registry.ts";
+import type { RerankerEntry } from "./reranker.ts";
 
 Deno.test("parseRerankConfig: exec, rrf and hosted names, with an optional @k", () => {
   const exec = parseRerankConfig("bm25+exec");

@@ -2,23 +2,10 @@ import { join } from "node:path";
 import { existsSync } from "node:fs";
 import { embeddingsDir } from "../io/paths.ts";
 import type { Benchmark } from "./benchmark.ts";
-import {
-  denseRowScorer,
-  type ScoreMatrix,
-  type ScorePath,
-  type ScorePathChoice,
-} from "./score_matrix.ts";
+import { denseRowScorer, type ScorePath, type ScorePathChoice } from "./score_matrix.ts";
 import { readEmbeddingVectors } from "./embedding_vectors.ts";
 import { evaluationPlan } from "./evaluation_plan.ts";
 import { RANKINGS_DEPTH } from "./evaluate_query.ts";
-
-/** A config's score matrix and how it was obtained. */
-export interface ConfigScores extends ScoreMatrix {
-  kind: "dense" | "sparse";
-  similarity: string;
-  /** Where the scores come from: the embedding file, or the sparse provider. */
-  origin: string;
-}
 
 /** Path of a config's embedding file. */
 export function embeddingPath(config: string): string {
@@ -118,29 +105,6 @@ export async function configScorer(
       return scores;
     },
     path: () => undefined,
-  };
-}
-
-/**
- * The whole score matrix of a config over the benchmark ({@link configScorer}
- * with every query in one block): for callers that want all of it at once.
- */
-export async function scoreMatrixFor(
-  config: string,
-  bench: Benchmark,
-  options: { threads?: number; depth?: number; path?: ScorePathChoice } = {},
-): Promise<ConfigScores> {
-  const s = await configScorer(config, bench, options);
-  const scores = await s.rows(0, s.queryIds.length);
-  const path = s.path();
-  return {
-    queryIds: s.queryIds,
-    docIds: s.docIds,
-    scores,
-    kind: s.kind,
-    similarity: s.similarity,
-    origin: s.origin,
-    ...(path ? { path } : {}),
   };
 }
 

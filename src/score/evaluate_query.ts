@@ -1,4 +1,5 @@
-import { evaluateMetrics, METRIC_REGISTRY, type MetricEntry } from "./metrics/metric_registry.ts";
+import { evaluateMetrics, METRIC_REGISTRY } from "./metrics/metric_registry.ts";
+import type { MetricEntry } from "./metrics/metric.ts";
 import type { BenchmarkQuery, PoolDoc } from "./benchmark.ts";
 import { type Pool, rankQuery } from "./rank_query.ts";
 import { fnv1a32 } from "./tie_break.ts";
@@ -8,7 +9,6 @@ import type { PerQueryRow, RankingRow } from "../tables/schema.ts";
 export const RANKINGS_DEPTH = 10;
 
 /** A row of the rankings table and of the per_query table (derived from their specs). */
-export type { PerQueryRow, RankingRow };
 
 /** The pool with lookups, shared by every query of a config. */
 export interface PoolContext {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { toIpcStream, toParquet } from "../io/arrow_table.ts";
 import { atomicWrite } from "../io/atomic_write.ts";
 import { parquetDir, tablePath } from "../io/paths.ts";
-import type { PerQueryRow } from "./evaluate_query.ts";
+import type { PerQueryRow } from "../tables/schema.ts";
 
 /**
  * per_query accumulated column by column. With 24 configs it has ~700k rows;

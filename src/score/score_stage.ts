@@ -1,9 +1,9 @@
 import { writeTable } from "../io/arrow_table.ts";
 import { progress } from "../io/progress.ts";
-import { RANKINGS } from "../tables/schema.ts";
+import { type RankingRow, RANKINGS } from "../tables/schema.ts";
 import { appendPerQuery, perQueryColumns, writePerQuery } from "./per_query_columns.ts";
 import { readBenchmark } from "./benchmark.ts";
-import { evaluateQuery, poolContext, type RankingRow, RANKINGS_DEPTH } from "./evaluate_query.ts";
+import { evaluateQuery, poolContext, RANKINGS_DEPTH } from "./evaluate_query.ts";
 import { availableConfigs, configScorer } from "./config_scorer.ts";
 import type { ScorePath, ScorePathChoice } from "./score_matrix.ts";
 import { TIE_SEED } from "./tie_break.ts";

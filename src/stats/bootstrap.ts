@@ -32,8 +32,6 @@ export function resampleCounts(n: number, B: number, seed: number): Uint32Array 
   return counts;
 }
 
-export type { Grouping };
-
 /**
  * Resample sums of the columns of a query-major matrix `m` (n × C), per group
  * of each grouping: `out[j][(b * G_j + g) * C + c] = Σ_{i in group g} counts[b, i] · m[i, c]`.

@@ -4,10 +4,10 @@ import { tablePath } from "../io/paths.ts";
 import {
   evaluateMetrics,
   METRIC_REGISTRY,
-  type MetricEntry,
   recomputableMetrics,
   recomputableNames,
 } from "../score/metrics/metric_registry.ts";
+import type { MetricEntry } from "../score/metrics/metric.ts";
 
 /** The rankings columns the recomputation reads. */
 export type RankingLike = Pick<RankingRow, "config" | "query_id" | "rank" | "corpus_id" | "in_top">;

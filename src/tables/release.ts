@@ -84,8 +84,6 @@ export const ORACLE_AGREEMENT = tableSpec({
   kit_pass: "bool",
   agree: "bool", // every test agrees
 });
-/** One row of {@link ORACLE_AGREEMENT}. */
-export type OracleAgreementRow = RowOf<typeof ORACLE_AGREEMENT>;
 
 /** `oracle_disagreements`: one row per test whose outcome differs, with both outcomes. */
 export const ORACLE_DISAGREEMENTS = tableSpec({
@@ -96,8 +94,6 @@ export const ORACLE_DISAGREEMENTS = tableSpec({
   kit: "utf8",
   runtime: "utf8",
 });
-/** One row of {@link ORACLE_DISAGREEMENTS}. */
-export type OracleDisagreementRow = RowOf<typeof ORACLE_DISAGREEMENTS>;
 
 /**
  * `release_findings`: what the reader noticed in the bundle without refusing
@@ -128,8 +124,6 @@ export const ORACLE_NOT_IN_RELEASE = tableSpec({
   kit_pass: "bool",
   listed_by: "int32", // how many results files list the pair
 });
-/** One row of {@link ORACLE_NOT_IN_RELEASE}. */
-export type OracleNotInReleaseRow = RowOf<typeof ORACLE_NOT_IN_RELEASE>;
 
 /** The `release_mutations` table: one row per released distractor. */
 export const RELEASE_MUTATIONS = tableSpec({

@@ -24,8 +24,6 @@ export const RERANK_COST = tableSpec({
   tokens: "int32",
   search_units: "float64", // Cohere bills rerank in these; 0 for the others
 });
-/** One row of {@link RERANK_COST}. */
-export type RerankCostRow = RowOf<typeof RERANK_COST>;
 
 /**
  * The oracle time of the suites of `rerank_cost`: a measurement, kept apart
@@ -37,5 +35,3 @@ export const RERANK_TIMES = tableSpec({
   query_id: "utf8",
   oracle_ms: "float64",
 });
-/** One row of {@link RERANK_TIMES}. */
-export type RerankTimesRow = RowOf<typeof RERANK_TIMES>;

@@ -100,8 +100,6 @@ export const LIMIT_MARGINS = tableSpec({
   limit_ms: "int32",
   share: "float64", // cpu_ms (else ms) / limit_ms
 });
-/** One row of {@link LIMIT_MARGINS}. */
-export type LimitMarginRow = RowOf<typeof LIMIT_MARGINS>;
 
 /** The oracle's gate counts, long form: one row per (gate, source). */
 export const VALIDATION = tableSpec({
@@ -109,8 +107,6 @@ export const VALIDATION = tableSpec({
   source: "utf8", // a task source, or "all"
   count: "int32",
 });
-/** One row of {@link VALIDATION}. */
-export type ValidationRow = RowOf<typeof VALIDATION>;
 
 /** One benchmark query (one per kept task). */
 export const QUERIES = tableSpec({
@@ -242,8 +238,6 @@ export const MODEL_RANKS = tableSpec({
   rank_ci_high: "int32",
   n_configs: "int32",
 });
-/** One row of {@link MODEL_RANKS}. */
-export type ModelRankTableRow = RowOf<typeof MODEL_RANKS>;
 
 /** The paper's ten task domains. */
 export const DOMAINS = [

@@ -2,8 +2,6 @@ import type { Reject } from "../tables/rejects.ts";
 import type { PythonSyntax } from "./python_syntax.ts";
 import type { TaskRow } from "../tables/schema.ts";
 
-export type { TaskRow };
-
 /** A task as a source reader produces it, before the domain is settled. */
 export type TaskDraft = Omit<TaskRow, "domain" | "domain_inferred"> & {
   /** The source's own domain (already one of DOMAINS), or null to infer it. */

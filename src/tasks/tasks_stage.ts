@@ -2,12 +2,12 @@ import { writeTable } from "../io/arrow_table.ts";
 import { pathDigest } from "../io/file_digest.ts";
 import { tablePath } from "../io/paths.ts";
 import { type Reject, summarizeRejects, writeRejects } from "../tables/rejects.ts";
-import { DOMAINS, TASKS } from "../tables/schema.ts";
+import { DOMAINS, type TaskRow, TASKS } from "../tables/schema.ts";
 import { inferDomain } from "./domain.ts";
 import { SourceError } from "./external.ts";
 import { pythonSyntax } from "./python_syntax.ts";
 import { resolveSource, type SourceRegistry, TASK_SOURCES } from "./source_registry.ts";
-import { compareIds, taskReject, type TaskRow } from "./task.ts";
+import { compareIds, taskReject } from "./task.ts";
 
 /** Options of {@link runTasksStage}. */
 export type TasksStageOptions = {

@@ -5,7 +5,7 @@
  * over a minute for all of them), so this runner gives each snippet what the
  * doc runner gives it (the module's exports in scope, relative imports from
  * the module's folder) and imports it once into a shared module graph.
- * `make check` still type-checks the snippets with Deno's own
+ * `make lint` still type-checks the snippets with Deno's own
  * `deno check --doc`; test/architecture/doc_examples_test.ts keeps each one a
  * plain ```` ```ts ```` block that asserts.
  */

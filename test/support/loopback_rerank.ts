@@ -9,7 +9,7 @@
  * Built on the embedding side's loopback server (test/support/loopback_server.ts).
  */
 import { json, type LoopbackServer, type SeenRequest, startLoopback } from "./loopback_server.ts";
-import type { RerankProviderName } from "../../src/rerank/hosted/rerankers_table.ts";
+import type { RerankProviderName } from "../../src/rerank/hosted/wire_formats.ts";
 
 export { faults, json } from "./loopback_server.ts";
 

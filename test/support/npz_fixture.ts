@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { crc32, type NdArray, readNpz } from "../../src/release/npz.ts";
+import { readNpz } from "../../src/release/npz.ts";
+import { crc32 } from "../../src/release/zip_entries.ts";
+import type { NdArray } from "../../src/release/npy.ts";
 
 /**
  * The Python the tests write real archives with: whichever `python3` PATH

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { parseFlags, positiveInt, printJson, UserError } from "../command.ts";
+import { parseFlags, positiveInt, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { pick, readTableRows, withNulls, writeTable } from "../../io/arrow_table.ts";
 import { outDir, tablePath } from "../../io/paths.ts";
 import { CORPUS, QUERIES } from "../../tables/schema.ts";
@@ -15,9 +16,6 @@ import {
   printUseFastPath,
   printUseWorkers,
 } from "./embed_use.ts";
-
-export type { UseFastPathReport, UseWorkersReport } from "./embed_use.ts";
-export { benchUseFastPath, benchUseWorkers } from "./embed_use.ts";
 
 /**
  * A benchmark-sized stand-in when the oracle stage has not run: MBPP task

@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
-import { parseFlags, positiveInt, printJson, UserError } from "../command.ts";
+import { parseFlags, positiveInt, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { atomicWrite } from "../../io/atomic_write.ts";
 import { readTable } from "../../io/arrow_table.ts";
 import { outDir } from "../../io/paths.ts";

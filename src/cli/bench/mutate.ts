@@ -1,12 +1,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { parseFlags, positiveInt, printJson, UserError } from "../command.ts";
+import { parseFlags, positiveInt, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
+import { mutateTasksParallel, type TaskInput } from "../../mutate/mutate_tasks.ts";
 import { pick, readTableRows } from "../../io/arrow_table.ts";
 import { TASKS } from "../../tables/schema.ts";
 import { tablePath } from "../../io/paths.ts";
 import { loadPythonParser } from "../../common/python_parser.ts";
-import { mutateTasksParallel, type TaskInput } from "../../mutate/mutate_stage.ts";
 
 /**
  * The tasks to bench on: `out/tables/tasks.arrow` when present, else MBPP

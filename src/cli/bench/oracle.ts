@@ -1,4 +1,5 @@
-import { parseFlags, positiveInt, printJson, UserError } from "../command.ts";
+import { parseFlags, positiveInt, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { readTableRows } from "../../io/arrow_table.ts";
 import { tablePath } from "../../io/paths.ts";
 import type { Job, TestOutcome } from "../../oracle/outcome.ts";

@@ -1,4 +1,5 @@
-import { type Command, UserError } from "../command.ts";
+import type { Command } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { benchMutate } from "../bench/mutate.ts";
 import { benchOracle } from "../bench/oracle.ts";
 import { benchEmbed } from "../bench/embed.ts";

@@ -1,5 +1,6 @@
 import { type Command, parseFlags, printJson } from "../command.ts";
-import { ALL_CHECKS, runChecks } from "../../check/mod.ts";
+import { ALL_CHECKS } from "../../check/all_checks.ts";
+import { runChecks } from "../../check/check.ts";
 
 /** `execret check`: integrity audit of a finished run. */
 export const checkCommand: Command = {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, positiveInt, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { embeddingsDir } from "../../io/paths.ts";
 import {
   DEFAULT_INVOCATIONS_PATH,

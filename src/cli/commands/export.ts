@@ -1,4 +1,5 @@
-import { type Command, parseFlags, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { runExport } from "../../results/run_export.ts";
 
 /** `execret export`: write trec runs/qrels and a beir-layout copy of the benchmark. */

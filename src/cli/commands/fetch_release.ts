@@ -1,4 +1,5 @@
-import { type Command, parseFlags, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { fmtBytes } from "../../release/fetch_progress.ts";
 import {
   DEFAULT_RELEASE_REPO,

@@ -1,4 +1,5 @@
-import { type Command, parseFlags, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { currentProfile, ensureStage } from "../../pipeline/run_pipeline.ts";
 import { outDir } from "../../io/paths.ts";
 import { invocationFor } from "../../embed/invocations.ts";

@@ -1,4 +1,5 @@
-import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, positiveInt, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { runMutateStage } from "../../mutate/mutate_stage.ts";
 import { DEFAULT_SEED } from "../../mutate/select.ts";
 import { BUG_TYPES } from "../../tables/schema.ts";

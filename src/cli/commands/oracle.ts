@@ -1,5 +1,7 @@
-import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
-import { type GateCount, MAX_DISTRACTORS, runOracleStage } from "../../oracle/oracle_stage.ts";
+import { type Command, parseFlags, positiveInt, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
+import type { GateCount } from "../../oracle/gates.ts";
+import { MAX_DISTRACTORS, runOracleStage } from "../../oracle/oracle_stage.ts";
 import type { Runtime } from "../../oracle/pool.ts";
 import { parseShard, type Shard } from "../../common/shard.ts";
 

@@ -1,5 +1,7 @@
 import { join } from "node:path";
-import { type Command, parseFlags, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
+import { runChecks } from "../../check/check.ts";
 import { outDir, tablePath, tablesDir } from "../../io/paths.ts";
 import { loadProfile, type Profile } from "../../pipeline/profile.ts";
 import type { StageReport } from "../../pipeline/run_pipeline.ts";
@@ -13,7 +15,7 @@ import { lostTasks } from "../../tables/rejects.ts";
 import { unavailableConfigs } from "../../pipeline/availability.ts";
 import { headline, type HeadlineRow } from "../../pipeline/headline.ts";
 import { buildSite } from "../../site/build_run_site.ts";
-import { ALL_CHECKS, runChecks } from "../../check/mod.ts";
+import { ALL_CHECKS } from "../../check/all_checks.ts";
 
 /** `execret reproduce`: every stage of a profile in order, then the site. */
 export const reproduceCommand: Command = {

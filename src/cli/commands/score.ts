@@ -1,4 +1,5 @@
-import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, positiveInt, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { runScoreStage } from "../../score/score_stage.ts";
 
 /** `execret score`: rank the pool for every embedded config into rankings.arrow. */

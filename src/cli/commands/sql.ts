@@ -1,4 +1,5 @@
-import { type Command, parseFlags, UserError } from "../command.ts";
+import { type Command, parseFlags } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { parquetDir, tablesDir } from "../../io/paths.ts";
 import { openRunDatabase, runSql, statementCount } from "../../sql/run_database.ts";
 import { formatCsv, formatJson, formatTable } from "../../sql/format_result.ts";

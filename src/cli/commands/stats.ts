@@ -1,4 +1,5 @@
-import { type Command, parseFlags, positiveInt, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, positiveInt, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { runStatsStage } from "../../stats/stats_stage.ts";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from "../../stats/bootstrap.ts";
 import { readTableRows } from "../../io/arrow_table.ts";

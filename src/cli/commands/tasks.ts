@@ -1,4 +1,5 @@
-import { type Command, parseFlags, printJson, UserError } from "../command.ts";
+import { type Command, parseFlags, printJson } from "../command.ts";
+import { UserError } from "../../io/user_error.ts";
 import { SourceError } from "../../tasks/external.ts";
 import { writeCombinedRejects } from "../../tables/rejects.ts";
 import {

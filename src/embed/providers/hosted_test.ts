@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
-import { type Invocation, invocationFor, textToSend } from "../invocations.ts";
+import { invocationFor } from "../invocations.ts";
+import { type Invocation, textToSend } from "../invocation.ts";
 import { providerFor } from "../provider_registry.ts";
 import type { Role } from "../provider.ts";
 import type { HostedProvider } from "../hosted.ts";

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
-import { type Invocation, invocationFor } from "../invocations.ts";
+import { invocationFor } from "../invocations.ts";
+import type { Invocation } from "../invocation.ts";
 import { providerFor } from "../provider_registry.ts";
 import type { HostedProvider } from "../hosted.ts";
 import { l2Normalize } from "../vectors.ts";

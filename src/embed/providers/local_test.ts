@@ -1,6 +1,6 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import type { Invocation } from "../invocations.ts";
+import type { Invocation } from "../invocation.ts";
 import { providerFor } from "../provider_registry.ts";
 import type { DenseProvider } from "../provider.ts";
 

@@ -1,6 +1,6 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
-import { oneLine, type ProposedEdit, type SiteContext } from "./syntax.ts";
+import { oneLine } from "./syntax.ts";
 
 /**
  * `drop_argument` (extension): one keyword argument of a call forgotten

@@ -1,14 +1,12 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
 import {
   calleeName,
   importedNames,
   methodName,
   positionalArgs,
-  type ProposedEdit,
   replaceNode,
   shadowed,
-  type SiteContext,
   textOf,
 } from "./syntax.ts";
 

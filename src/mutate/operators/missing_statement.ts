@@ -1,5 +1,5 @@
-import type { OperatorEntry } from "../operator_entry.ts";
-import { type ProposedEdit, type SiteContext, wholeLines } from "./syntax.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
+import { wholeLines } from "./syntax.ts";
 
 /**
  * `missing_statement` (extension): a statement that is a bare call deleted,

@@ -1,6 +1,6 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
-import { oneLine, type ProposedEdit, replaceNode, type SiteContext, textOf } from "./syntax.ts";
+import { oneLine, replaceNode, textOf } from "./syntax.ts";
 
 /** Nodes with a tested condition, and the operator that negates it. */
 const NEGATED: Record<string, string> = {

@@ -1,4 +1,4 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
 import {
   calleeName,
@@ -8,9 +8,7 @@ import {
   operatorOf,
   plusMinusOneNames,
   positionalArgs,
-  type ProposedEdit,
   shiftEdit,
-  type SiteContext,
   textOf,
 } from "./syntax.ts";
 

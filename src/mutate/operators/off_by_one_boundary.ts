@@ -1,14 +1,6 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
-import {
-  calleeName,
-  intLiteral,
-  operatorOf,
-  plusMinusOneNames,
-  type ProposedEdit,
-  shiftEdit,
-  type SiteContext,
-} from "./syntax.ts";
+import { calleeName, intLiteral, operatorOf, plusMinusOneNames, shiftEdit } from "./syntax.ts";
 
 /** A comparison operand that is a boundary constant: `3`, `-1`, or `X ± k` with literal k. */
 function boundary(code: string, node: Node): boolean {

@@ -1,14 +1,6 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
-import {
-  identifiersIn,
-  oneLine,
-  operatorOf,
-  type ProposedEdit,
-  type SiteContext,
-  textOf,
-  wholeLines,
-} from "./syntax.ts";
+import { identifiersIn, oneLine, operatorOf, textOf, wholeLines } from "./syntax.ts";
 
 /** Statements a guard's body may consist of. */
 const SIMPLE = new Set([

@@ -1,4 +1,4 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
 import {
   calleeName,
@@ -6,8 +6,6 @@ import {
   importedNames,
   operatorOf,
   positionalArgs,
-  type ProposedEdit,
-  type SiteContext,
   textOf,
 } from "./syntax.ts";
 

@@ -1,8 +1,6 @@
 import type { Node, Tree } from "../../common/python_parser.ts";
 import type { ProposedEdit, SiteContext } from "../operator_entry.ts";
 
-export type { ProposedEdit, SiteContext } from "../operator_entry.ts";
-
 /**
  * Subtrees no operator may touch: operator tokens in them are text (strings,
  * f-string text and their interpolations, comments) or do not change what the

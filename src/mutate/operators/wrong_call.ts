@@ -1,13 +1,5 @@
-import type { OperatorEntry } from "../operator_entry.ts";
-import {
-  calleeName,
-  importedNames,
-  methodName,
-  type ProposedEdit,
-  replaceNode,
-  shadowed,
-  type SiteContext,
-} from "./syntax.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
+import { calleeName, importedNames, methodName, replaceNode, shadowed } from "./syntax.ts";
 
 /**
  * Builtins, functions and methods with a twin of the same shape that a slip

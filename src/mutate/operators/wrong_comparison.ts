@@ -1,5 +1,4 @@
-import type { OperatorEntry } from "../operator_entry.ts";
-import type { ProposedEdit, SiteContext } from "./syntax.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 
 /** Each comparison operator and what it becomes, with the operator's name. */
 const SWAPS: Record<string, [string, string]> = {

@@ -1,13 +1,6 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
-import {
-  inParameters,
-  intLiteral,
-  type ProposedEdit,
-  replaceNode,
-  type SiteContext,
-  textOf,
-} from "./syntax.ts";
+import { inParameters, intLiteral, replaceNode, textOf } from "./syntax.ts";
 
 /**
  * `wrong_constant` (extension): an integer or decimal literal moved by one

@@ -1,6 +1,6 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
-import { operatorOf, type ProposedEdit, type SiteContext } from "./syntax.ts";
+import { operatorOf } from "./syntax.ts";
 
 /** Binary arithmetic and bitwise operators and their wrong replacements. */
 const BINARY: Record<string, [string, string][]> = {

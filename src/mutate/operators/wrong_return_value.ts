@@ -1,6 +1,6 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
-import { oneLine, type ProposedEdit, replaceNode, type SiteContext } from "./syntax.ts";
+import { oneLine, replaceNode } from "./syntax.ts";
 
 /**
  * `wrong_return_value` (extension): `return True` ↔ `return False`, and a

@@ -1,6 +1,6 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
-import { oneLine, type ProposedEdit, type SiteContext, textOf } from "./syntax.ts";
+import { oneLine, textOf } from "./syntax.ts";
 
 /**
  * `wrong_string` (extension): a string literal's text lost (`re.findall('[A-Z]+', s)`

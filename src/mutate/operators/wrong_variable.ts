@@ -1,12 +1,6 @@
-import type { OperatorEntry } from "../operator_entry.ts";
+import type { OperatorEntry, ProposedEdit, SiteContext } from "../operator_entry.ts";
 import type { Node } from "../../common/python_parser.ts";
-import {
-  identifiersIn,
-  inParameters,
-  type ProposedEdit,
-  type SiteContext,
-  textOf,
-} from "./syntax.ts";
+import { identifiersIn, inParameters, textOf } from "./syntax.ts";
 
 /** Scopes of their own inside a function: a name they bind is not the function's. */
 const INNER_SCOPES = new Set([

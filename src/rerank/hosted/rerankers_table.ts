@@ -2,8 +2,6 @@ import { fileURLToPath } from "node:url";
 import { entryFields, readNamedTable } from "../../io/named_table.ts";
 import { RERANK_WIRES, type RerankProviderName } from "./wire_formats.ts";
 
-export type { RerankProviderName };
-
 /** Hosted rerank APIs the kit knows how to call: the keys of `RERANK_WIRES` (wire_formats.ts). */
 export const RERANK_PROVIDERS = Object.keys(RERANK_WIRES) as readonly RerankProviderName[];
 

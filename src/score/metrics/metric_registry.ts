@@ -22,16 +22,6 @@ import {
 } from "./distractor_diagnostics.ts";
 import type { MetricEntry, RankedQuery, RankingsMetric, ScoredQuery } from "./metric.ts";
 
-export type {
-  MetricEntry,
-  MetricValue,
-  RankedQuery,
-  RankingsMetric,
-  ScoredDistractor,
-  ScoredQuery,
-  ScoresMetric,
-} from "./metric.ts";
-
 /** The built-in metrics, in per_query row order. */
 export const METRIC_REGISTRY: readonly MetricEntry[] = [
   EXEC_METRIC,

@@ -16,11 +16,8 @@
  * Where a query lists metrics (the leaderboard's), the names come from the
  * metric registry (src/score/metrics/metric_registry.ts); SQL about one metric names it.
  */
-import {
-  METRIC_REGISTRY,
-  type MetricEntry,
-  metricLabel,
-} from "../../score/metrics/metric_registry.ts";
+import { METRIC_REGISTRY, metricLabel } from "../../score/metrics/metric_registry.ts";
+import type { MetricEntry } from "../../score/metrics/metric.ts";
 
 /** Best config by exec@1 with its exec@1 and exec at the largest k, with intervals. */
 export const HEADLINE_SQL = `

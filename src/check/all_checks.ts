@@ -1,5 +1,4 @@
-/** `execret check`: the integrity audit of a finished run. */
-export { type Check, type CheckResult, runChecks } from "./check.ts";
+/** Every check `execret check` runs on a finished run: the integrity audit, in pipeline order. */
 import type { Check } from "./check.ts";
 import {
   manifestDigests,

@@ -1,12 +1,12 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { tableFromIPC } from "apache-arrow";
-import { checkedRowsOf, tableFromRows, toIpcStream } from "../../src/io/arrow_table.ts";
+import { join } from "node:path";
+import { tableFromRows, toIpcStream, toParquet } from "../../src/io/arrow_table.ts";
 import { perQueryColumns } from "../../src/score/per_query_columns.ts";
 import { perQueryMatrix } from "../../src/stats/per_query_matrix.ts";
 import { computeStats } from "../../src/stats/stats_stage.ts";
+import { openRunDatabase, runSql } from "../../src/sql/run_database.ts";
 import { BREAKDOWNS } from "../../src/tables/schema.ts";
-import { tableBytes } from "../../src/site/table_bytes.ts";
-import { domainHeatmap } from "./page_domains.ts";
+import { DOMAIN_CELLS_SQL, type DomainCell, domainHeatmap, DOMAINS_PAGE } from "./page_domains.ts";
 
 // exec@1 and exec@3 (0 or 1) per config and query; "strings" is the harder
 // domain and "c" the best config, so the orders below follow from the data.
@@ -24,26 +24,39 @@ const EXEC: Record<string, { 1: number[]; 3: number[] }> = {
   c: { 1: [1, 1, 1, 1, 0, 0], 3: [1, 1, 1, 1, 1, 0] },
 };
 
-/** The breakdowns table as the page's data loader streams it, made by the real stats code. */
-async function breakdownsAsLoaded() {
+/**
+ * The page's cells at `k`: the stats stage's real `breakdowns` of the data
+ * above, queried with the page's own SQL in DuckDB, as the build does.
+ */
+async function cellsAt(k: number): Promise<DomainCell[]> {
   const cols = perQueryColumns();
   for (const [config, byK] of Object.entries(EXEC)) {
-    for (const k of [1, 3] as const) {
+    for (const kk of [1, 3] as const) {
       QUERIES.forEach(([query_id, domain], i) => {
         cols.config.push(config);
         cols.query_id.push(query_id);
         cols.source.push("builtin");
         cols.domain.push(domain);
         cols.metric.push("exec");
-        cols.k.push(k);
-        cols.value.push(byK[k][i]);
+        cols.k.push(kk);
+        cols.value.push(byK[kk][i]);
       });
     }
   }
   const stats = computeStats(perQueryMatrix(cols), { bootstrap: 200, quiet: true });
-  const bytes = toIpcStream(tableFromRows(stats.breakdowns, BREAKDOWNS));
-  const streamed = await tableBytes("breakdowns", BREAKDOWNS, () => Promise.resolve(bytes));
-  return checkedRowsOf(tableFromIPC(streamed), BREAKDOWNS, "breakdowns");
+  const dir = await Deno.makeTempDir({ prefix: "execret-domains-" });
+  try {
+    const ipc = toIpcStream(tableFromRows(stats.breakdowns, BREAKDOWNS));
+    await Deno.writeFile(join(dir, "breakdowns.parquet"), toParquet(ipc));
+    const db = await openRunDatabase(dir, dir);
+    try {
+      return (await runSql(db, DOMAIN_CELLS_SQL, [k])).rows as DomainCell[];
+    } finally {
+      db.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }
 
 /** exec@k of one config on one domain's queries, by hand. */
@@ -53,9 +66,8 @@ function handMean(config: string, domain: string, k: 1 | 3): number {
 }
 
 Deno.test("domain heatmap: exec@k per config and domain from the stats stage's breakdowns", async () => {
-  const rows = await breakdownsAsLoaded();
   for (const k of [1, 3] as const) {
-    const { cells, domains, configs } = domainHeatmap(rows, k);
+    const { cells, domains, configs } = domainHeatmap(await cellsAt(k));
     assertEquals(domains, ["strings", "math"]);
     assertEquals(configs, ["c", "b", "a"]);
     assertEquals(cells.map((c) => `${c.domain}/${c.config}`), [
@@ -78,6 +90,12 @@ Deno.test("domain heatmap: exec@k per config and domain from the stats stage's b
 });
 
 Deno.test("domain heatmap: no domain rows at that k draws nothing", async () => {
-  const rows = await breakdownsAsLoaded();
-  assertEquals(domainHeatmap(rows, 5), { cells: [], domains: [], configs: [] });
+  assertEquals(domainHeatmap(await cellsAt(5)), { cells: [], domains: [], configs: [] });
+});
+
+Deno.test("the page's entry asks its data file for the query the page reads", () => {
+  assertEquals(DOMAINS_PAGE.data?.id, "domains");
+  assertEquals(DOMAINS_PAGE.data?.tables, ["breakdowns"]);
+  const [query] = DOMAINS_PAGE.data!.queries;
+  assertEquals(typeof query === "string" ? query : query.sql, DOMAIN_CELLS_SQL);
 });

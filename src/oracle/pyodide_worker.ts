@@ -15,9 +15,9 @@
  * a shared namespace changed, gets ERROR:Tamper on every test and this
  * worker runs no other job (it reports itself retired).
  */
-import process from "node:process";
 import { loadPyodide, type PyodideAPI } from "pyodide";
 import { CApi, type Harness, type Ptr, type Verdict } from "./pyodide_capi.ts";
+import { type PhaseClock, phaseClock } from "./phase_clock.ts";
 
 // Indices into the shared Int32 control block; must match pyodide_slots.ts.
 const SEQ = 0, JOB = 1, PHASE = 2, INTR = 3, TEXT_LEN = 4, NEXT = 5, TEXT_OFFSET = 32;
@@ -29,9 +29,6 @@ const CLEANUP = -3;
 // Finished jobs' results go out at least this often, so a kill loses (and
 // re-runs) little.
 const RESULT_MS = 20;
-// How often, at most, a running phase reads its thread's CPU time (a read
-// costs ~36 us; CPython asks for signals far more often than this).
-const CPU_LOOK_MS = 5;
 // Code objects kept (see driver.py: the same limits as the native worker's).
 const TEST_CACHE_ENTRIES = 20000;
 const SNIPPET_CACHE_CHARS = 2_000_000;
@@ -48,10 +45,8 @@ let api: CApi;
 let harness: Harness;
 /** Outside careful batches, a phase start is reported only this long after the last. */
 let gapMs = 0;
-/** A phase that uses more CPU time than this is a TIMEOUT. */
-let limitMs = Infinity;
-/** How often a phase past the limit is interrupted again. */
-let repeatMs = 50;
+/** The running phase's CPU clock and the signals CPython reads (phase_clock.ts). */
+let clock: PhaseClock;
 // deno-lint-ignore no-explicit-any
 let module: any;
 const encoder = new TextEncoder();
@@ -71,7 +66,7 @@ interface Init {
   makeSnapshot?: boolean;
   /** Outside careful batches, the worker reports phases at most about this often. */
   gapMs?: number;
-  /** The per-test limit, in CPU time of this thread (see `signals`). */
+  /** The per-test limit, in CPU time of this thread (see phase_clock.ts). */
   limitMs?: number;
   /** How often a phase past the limit is interrupted again (the main thread's tick). */
   repeatMs?: number;
@@ -118,74 +113,6 @@ function mark(index: number, outcome: string, ms: number, cpu: number): boolean 
   Atomics.store(interrupt, 0, 0);
   Atomics.store(ctrl, SEQ, seq + 1);
   return interrupted;
-}
-
-/** This thread's CPU time in ms (the kernel counts it in ticks: 10 ms here). */
-function threadCpuMs(): number {
-  const used = process.threadCpuUsage();
-  return (used.user + used.system) / 1000;
-}
-
-// The running phase's CPU clock: where it started, whether it passed the
-// limit, when it is next read. `timing` is false between phases, where the
-// harness's own Python runs.
-let phaseCpu0 = 0;
-let over = false;
-let timing = false;
-let nextLook = 0;
-let nextFire = 0;
-
-/**
- * What CPython reads as its pending signal, about every 50 checks of its
- * eval breaker (Pyodide's `Py_EmscriptenSignalBuffer`): SIGINT (2) once the
- * running phase has used more than `limitMs` of this thread's CPU time, and
- * again every `repeatMs` after that, so a bare `except:` that swallows one
- * KeyboardInterrupt meets the next (as often as the main thread repeated
- * its own interrupt when it timed phases); else whatever the main thread
- * put in the interrupt buffer (its wall-clock backstop). The limit counts
- * CPU time, not wall time: a phase is not charged for waiting for a core,
- * so whether it runs out does not depend on the machine's load.
- */
-const signals = {
-  get 0(): number {
-    if (timing) {
-      const t = now();
-      if (!over && t >= nextLook) {
-        nextLook = t + CPU_LOOK_MS;
-        over = threadCpuMs() - phaseCpu0 > limitMs;
-      }
-      if (over && t >= nextFire) {
-        nextFire = t + repeatMs;
-        return 2;
-      }
-    }
-    return Atomics.load(interrupt, 0);
-  },
-  set 0(value: number) {
-    // CPython clears the signal once it has read it.
-    if (value === 0) Atomics.store(interrupt, 0, 0);
-  },
-};
-
-/** Start timing a phase on this thread's CPU clock. */
-function phaseStart(): void {
-  over = false;
-  nextFire = 0;
-  phaseCpu0 = threadCpuMs();
-  nextLook = now() + CPU_LOOK_MS;
-  timing = true;
-}
-
-/**
- * Stop timing the phase: its CPU time in ms, and whether it passed the limit
- * (interrupted for it, or done after it: over the limit either way).
- */
-function phaseEnd(): { cpu: number; over: boolean } {
-  timing = false;
-  const cpu = threadCpuMs() - phaseCpu0;
-  const passed = over || cpu > limitMs;
-  over = false;
-  return { cpu, over: passed };
 }
 
 let last = 0;
@@ -278,11 +205,11 @@ function runJob(job: WorkerJob): { outcomes: Result[]; retire: boolean } {
     // fixtures from classes the code defines (MBPP 367, 927).
     let t0 = now();
     if (!snippets.has(job.code)) snippetChars += job.code.length;
-    phaseStart();
+    clock.start();
     let load = phase(cached(snippets, job.code, "snippet"), ns);
     if (load === "pass" && job.setup) load = phase(cached(tests, job.setup, "setup"), ns);
     const loadMs = now() - t0;
-    const loadCpu = phaseEnd();
+    const loadCpu = clock.end();
     if (loadCpu.over) load = "TIMEOUT";
     const next = job.start < n ? job.start : CLEANUP;
     load = step(next, load === "pass" ? "" : load, loadMs, loadCpu.cpu);
@@ -292,10 +219,10 @@ function runJob(job: WorkerJob): { outcomes: Result[]; retire: boolean } {
     } else {
       for (let i = job.start; i < n; i++) {
         t0 = now();
-        phaseStart();
+        clock.start();
         const got = phase(cached(tests, job.tests[i], "test"), ns);
         const ms = now() - t0;
-        const { cpu, over } = phaseEnd();
+        const { cpu, over } = clock.end();
         const outcome = step(i + 1 < n ? i + 1 : CLEANUP, over ? "TIMEOUT" : got, ms, cpu);
         outcomes.push([outcome, ms, cpu]);
         if (job.stop && outcome === "TIMEOUT" && i + 1 < n) {
@@ -313,9 +240,9 @@ function runJob(job: WorkerJob): { outcomes: Result[]; retire: boolean } {
     // it runs under the CPU limit as a test does (interrupted, the job is
     // left unclean, as by the main thread's interrupt).
     api.dropAddedModules();
-    phaseStart();
+    clock.start();
     let cleaned = api.call(harness.cleanup, ns) !== null;
-    phaseEnd();
+    clock.end();
     api.drop(ns);
     if (api.selfWrote) cleaned = api.call(harness.restoreSelfWritten) !== null && cleaned;
     api.settle();
@@ -335,8 +262,7 @@ async function init(msg: Init): Promise<void> {
   text = new Uint8Array(msg.ctrl, TEXT_OFFSET * 4);
   interrupt = new Int32Array(msg.interrupt);
   gapMs = msg.gapMs ?? 0;
-  limitMs = msg.limitMs ?? Infinity;
-  repeatMs = msg.repeatMs ?? repeatMs;
+  clock = phaseClock(interrupt, now, msg.limitMs ?? Infinity, msg.repeatMs ?? 50);
   // Each worker compiles Pyodide's wasm itself (lazily, ~0.1 s). Handing every
   // worker one module compiled by the main thread started them no faster and
   // made each job ~20% slower, the shared code apparently never optimised in
@@ -355,9 +281,9 @@ async function init(msg: Init): Promise<void> {
     return;
   }
   py.setInterruptBuffer(interrupt);
-  // CPython reads its signals through this object from now on (see `signals`).
+  // CPython reads its signals through this object from now on (see phase_clock.ts).
   // deno-lint-ignore no-explicit-any
-  (py as unknown as { _module: any })._module.Py_EmscriptenSignalBuffer = signals;
+  (py as unknown as { _module: any })._module.Py_EmscriptenSignalBuffer = clock.signals;
   // deno-lint-ignore no-explicit-any
   module = (py as unknown as { _module: any })._module;
   api = new CApi(module);

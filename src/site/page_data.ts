@@ -11,7 +11,7 @@
 import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
 import { toParquet } from "../io/arrow_table.ts";
-import type { PageQueries, RunQuery } from "./pages.ts";
+import type { PageQueries, RunQuery } from "./page_entry.ts";
 import { type PageData, type PageParam, pageResult, paramsKey } from "./report/page_sql.ts";
 import { plainRows } from "./report/rows.ts";
 import { siteTableBytes } from "./site_tables.ts";

@@ -4,44 +4,16 @@
  * time by src/site/page_data.ts: the tables the queries read and each query
  * with the parameter lists its inputs can choose (every k, every metric …).
  * A page that asks for anything not listed here fails with a cell error
- * naming the query, which the site test catches.
+ * naming the query, which the site test catches. An entry's fields:
+ * src/site/page_entry.ts.
  *
  * @module
  */
 import type { PageParam } from "./report/page_sql.ts";
+import type { PageEntry, RunQuery } from "./page_entry.ts";
 import * as Q from "./report/queries.ts";
 import * as RQ from "./report/release_queries.ts";
 import * as G from "./report/closing_the_gap.ts";
-
-/** Runs one query over the build's database and returns plain rows. */
-export type RunQuery = (sql: string, params?: PageParam[]) => Promise<Record<string, unknown>[]>;
-
-/** A query and, when it has parameters, every parameter list the page may pass. */
-export interface PageQuery {
-  sql: string;
-  params?: (run: RunQuery) => Promise<PageParam[][]>;
-}
-
-/**
- * A page's build-time data, the file `data/page_<id>.json`
- * (src/site/page_data.ts): the site tables its queries read
- * (src/site/site_tables.ts), and the queries.
- */
-export interface PageQueries {
-  id: string;
-  tables: string[];
-  queries: (string | PageQuery)[];
-}
-
-/** One page of the site. */
-export interface PageEntry {
-  /** Its name in the sidebar. */
-  name: string;
-  /** Its URL path; the page is `docs/<path>.md` (`docs/index.md` for `/`). */
-  path: string;
-  /** Its queries, run when the site is built (none: the page reads no page data). */
-  data?: PageQueries;
-}
 
 /** Every cutoff the run reports exec at, as one-parameter lists. */
 async function everyK(run: RunQuery): Promise<PageParam[][]> {

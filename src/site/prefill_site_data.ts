@@ -19,7 +19,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { atomicWrite } from "../io/atomic_write.ts";
-import type { PageEntry } from "./pages.ts";
+import type { PageEntry } from "./page_entry.ts";
 import { type MakeFile, siteDataFiles } from "./site_data.ts";
 import { sqlPage } from "./sql_page.ts";
 

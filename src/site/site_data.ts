@@ -16,7 +16,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { type PageEntry, PAGES } from "./pages.ts";
+import type { PageEntry } from "./page_entry.ts";
+import { PAGES } from "./pages.ts";
 import { pageData, pageDataJson } from "./page_data.ts";
 import { bundleReportModule } from "./report_bundle.ts";
 import { runInfo } from "./run_info.ts";

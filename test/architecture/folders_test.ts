@@ -159,3 +159,13 @@ Deno.test("every import points down the data flow, `_` is private, mod.ts is a f
     );
   }
 });
+
+Deno.test("CONTRIBUTING.md draws src/'s folders in FOLDER_ORDER, each one it has", () => {
+  const guide = Deno.readTextFileSync(join(ROOT, "CONTRIBUTING.md"));
+  const drawing = /```text\nsrc\/\n([\s\S]*?)```/.exec(guide);
+  ok(drawing, "CONTRIBUTING.md has no ```text drawing of src/");
+  const drawn = [...drawing[1].matchAll(/^ {2}([a-z_]+)\/ /gm)].map((m) => m[1]);
+  deepStrictEqual(drawn, [...FOLDER_ORDER]);
+  const present = [...Deno.readDirSync(join(ROOT, "src"))].filter((e) => e.isDirectory);
+  deepStrictEqual(present.map((e) => e.name).sort(), [...FOLDER_ORDER].sort());
+});

@@ -9,18 +9,14 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { readRows } from "../../src/io/arrow_table.ts";
 import { sha256Hex } from "../../src/io/hash.ts";
-import { launchChromium } from "../../src/site/browser.ts";
 import { lineDiff } from "../../src/site/report/diff.ts";
 import { fmt, fmtCI, fmtP, fmtPct } from "../../src/site/report/format.ts";
-import { serveSite } from "../../src/site/static_server.ts";
 import config from "../../observablehq.config.ts";
 import { fixtureSite } from "./_fixture_site.ts";
-import { overlappingLabels, truncatedCells } from "./_layout_checks.ts";
-import { RAW_VALUE, rawValueLines } from "./raw_values.ts";
-import { onSite, pagesAhead, reusedTabs } from "./pages_ahead.ts";
+import { rawValueLines } from "./raw_values.ts";
+import { siteSession, tableRows, WAIT } from "./_site_session.ts";
 
 type Row = Record<string, unknown>;
 /** Raw values where a reader sees them, and words and editors that are not raw values. */
@@ -35,10 +31,6 @@ const RAW_VALUE_PAGE = `<!doctype html><body>
 <div class="cm-editor"><div>WHERE y = null</div></div>
 <p>after the editors: undefined</p>
 </body>`;
-// Generous: on a busy 2-core CI box DuckDB-wasm and the charts can take a while.
-const WAIT = { timeout: 60_000 };
-/** Where GitHub Pages puts a project site; a link or fetch by absolute path misses it. */
-const BASE = "/execret-kit/";
 
 /** The pages with a step of their own, in step order; the others share the last page step. */
 const CHECKED_ALONE = [
@@ -75,14 +67,6 @@ const READY: Record<string, string[]> = {
   ],
 };
 
-/** Cell texts of the first Inputs.table inside `scope` (header row excluded). */
-async function tableRows(page: Page, scope: string): Promise<string[][]> {
-  await page.locator(`${scope} table tbody tr`).first().waitFor(WAIT);
-  return await page.locator(`${scope} table tbody tr`).evaluateAll((trs) =>
-    trs.map((tr) => [...tr.querySelectorAll("td")].slice(1).map((td) => td.textContent!.trim()))
-  );
-}
-
 Deno.test({
   name: "report site renders the fixture run's numbers offline",
   sanitizeResources: false,
@@ -102,60 +86,11 @@ Deno.test({
     const manifestBytes = await Deno.readFile(join(out, "manifest.json"));
     const metricConfigs = () => [...new Set(metrics.map((m) => m.config as string))];
 
-    const server = serveSite(siteDir, { base: BASE });
-    const origin = new URL(server.url).origin;
-    const browser = await launchChromium();
-    // One context for every page: they share its HTTP cache, so DuckDB-wasm's
-    // 35 MB and the site's modules are fetched once (the site's ten pages took
-    // 31–34 s in a context each, 22 s in one).
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
-    const requests: string[] = [];
-    /** Per page: the data files (`_file/…`) it loaded, and whether the raw-value check ran. */
-    const dataLoaded = new Map<string, string[]>();
-    const checked = new Set<string>();
-    const load = reusedTabs(context, server.url, {
-      problem: (path, text) => problems.push(`${path}: ${text}`),
-      request: (path, url) => {
-        requests.push(url);
-        if (!onSite(url, server.url)) problems.push(`${path}: external request ${url}`);
-      },
-      response: (path, url) => {
-        if (url.startsWith(`${server.url}/_file/`)) {
-          dataLoaded.set(path, [...(dataLoaded.get(path) ?? []), url]);
-        }
-      },
-    });
-    // The pages in the order the steps check them, each loading while the
-    // step before it runs (pages_ahead.ts); each page is recorded from its
-    // first request, whenever that is.
-    const open = pagesAhead([
+    const session = await siteSession(siteDir, [
       ...CHECKED_ALONE,
       ...config.pages.map((p) => p.path).filter((p) => !CHECKED_ALONE.includes(p)),
-    ], load);
-    /** Once every cell has displayed: no cell error, no raw null/undefined/NaN in the text. */
-    const noCellErrors = async (page: Page, path: string) => {
-      await page.waitForFunction("!document.querySelector('observablehq-loading')", null, WAIT);
-      for (const e of await page.locator(".observablehq--error").all()) {
-        problems.push(`${path}: cell error: ${await e.innerText()}`);
-      }
-      for (const line of await rawValueLines(page)) {
-        problems.push(`${path}: raw ${line.match(RAW_VALUE)![0]} in "${line.slice(0, 200)}"`);
-      }
-      // At 1280 px no header or cell text is cut short, and no chart label covers another.
-      for (const cut of await truncatedCells(page)) problems.push(`${path}: cut short ${cut}`);
-      for (const o of await overlappingLabels(page)) problems.push(`${path}: labels overlap ${o}`);
-      // Framework writes page links relative, so they stay under the base wherever it is.
-      const hrefs = await page.evaluate(
-        `[...document.querySelectorAll("a[href]")].map((a) => a.href)`,
-      ) as string[];
-      for (const href of hrefs) {
-        if (href.startsWith(origin) && !href.startsWith(`${server.url}/`)) {
-          problems.push(`${path}: link outside the site ${href}`);
-        }
-      }
-      checked.add(path);
-    };
+    ]);
+    const { context, open, noCellErrors, problems, requests, dataLoaded, checked } = session;
 
     try {
       // The raw-value finder every page's check relies on, first on a page
@@ -476,8 +411,7 @@ Deno.test({
         assertEquals(problems, []);
       });
     } finally {
-      await browser.close();
-      await server.close();
+      await session.close();
     }
   },
 });

@@ -1,0 +1,99 @@
+/**
+ * The per-test limit of a Pyodide worker (pyodide_worker.ts), counted in the
+ * CPU time of the worker's thread: the running phase's clock, and the signal
+ * buffer CPython reads, which interrupts a phase once it has used more than
+ * its limit. A phase is not charged for waiting for a core, so whether it
+ * runs out does not depend on the machine's load.
+ *
+ * @module
+ */
+import process from "node:process";
+
+// How often, at most, a running phase reads its thread's CPU time (a read
+// costs ~36 us; CPython asks for signals far more often than this).
+const CPU_LOOK_MS = 5;
+
+/** This thread's CPU time in ms (the kernel counts it in ticks: 10 ms here). */
+function threadCpuMs(): number {
+  const used = process.threadCpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+/** A worker's phase clock (see {@link phaseClock}). */
+export interface PhaseClock {
+  /** What CPython reads as its pending signal (Pyodide's `Py_EmscriptenSignalBuffer`). */
+  signals: { 0: number };
+  /** Start timing a phase on this thread's CPU clock. */
+  start(): void;
+  /**
+   * Stop timing the phase: its CPU time in ms, and whether it passed the
+   * limit (interrupted for it, or done after it: over the limit either way).
+   */
+  end(): { cpu: number; over: boolean };
+}
+
+/**
+ * The clock of a worker whose main thread writes its own interrupts (a
+ * wall-clock backstop) into `interrupt`, with `limitMs` of CPU time per phase
+ * and a repeat every `repeatMs` past it; `now` is the worker's
+ * `performance.now`, captured before any snippet ran.
+ *
+ * Its `signals` answer SIGINT (2) once the running phase has used more than
+ * `limitMs` of this thread's CPU time, and again every `repeatMs` after that,
+ * so a bare `except:` that swallows one KeyboardInterrupt meets the next (as
+ * often as the main thread repeated its own interrupt when it timed phases);
+ * else whatever the main thread put in the interrupt buffer. CPython reads
+ * them about every 50 checks of its eval breaker.
+ */
+export function phaseClock(
+  interrupt: Int32Array,
+  now: () => number,
+  limitMs: number,
+  repeatMs: number,
+): PhaseClock {
+  // The running phase's clock: where it started, whether it passed the limit,
+  // when it is next read. `timing` is false between phases, where the
+  // harness's own Python runs.
+  let phaseCpu0 = 0;
+  let over = false;
+  let timing = false;
+  let nextLook = 0;
+  let nextFire = 0;
+  const signals = {
+    get 0(): number {
+      if (timing) {
+        const t = now();
+        if (!over && t >= nextLook) {
+          nextLook = t + CPU_LOOK_MS;
+          over = threadCpuMs() - phaseCpu0 > limitMs;
+        }
+        if (over && t >= nextFire) {
+          nextFire = t + repeatMs;
+          return 2;
+        }
+      }
+      return Atomics.load(interrupt, 0);
+    },
+    set 0(value: number) {
+      // CPython clears the signal once it has read it.
+      if (value === 0) Atomics.store(interrupt, 0, 0);
+    },
+  };
+  return {
+    signals,
+    start() {
+      over = false;
+      nextFire = 0;
+      phaseCpu0 = threadCpuMs();
+      nextLook = now() + CPU_LOOK_MS;
+      timing = true;
+    },
+    end() {
+      timing = false;
+      const cpu = threadCpuMs() - phaseCpu0;
+      const passed = over || cpu > limitMs;
+      over = false;
+      return { cpu, over: passed };
+    },
+  };
+}

@@ -24,10 +24,12 @@ export const PYODIDE_LINK = fromFileUrl(new URL("../../node_modules/pyodide/", i
 const WORKER_URL = new URL("./pyodide_worker.ts", import.meta.url);
 
 /**
- * The worker's own module besides its entry: the worker loads it itself, under
- * the worker's permissions.
+ * The worker's own modules besides its entry (the C API, the per-phase CPU
+ * clock): the worker loads them itself, under the worker's permissions.
  */
-export const WORKER_MODULES = [fromFileUrl(new URL("./pyodide_capi.ts", import.meta.url))];
+export const WORKER_MODULES = ["./pyodide_capi.ts", "./phase_clock.ts"].map((m) =>
+  fromFileUrl(new URL(m, import.meta.url))
+);
 
 /**
  * Options of a module worker whose permissions deny everything but reading

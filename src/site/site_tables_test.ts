@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import * as arrow from "apache-arrow";
 import { TABLE_CATALOG } from "../tables/catalog.ts";
-import { consoleTables, SITE_VIEWS } from "./site_tables.ts";
+import { consoleTables, SITE_VIEWS, siteTableNames } from "./site_tables.ts";
+import { PAGES } from "./pages.ts";
 import { siteDataFiles } from "./site_data.ts";
 import { runLoader } from "../../test/support/run_loader.ts";
 
@@ -36,4 +37,11 @@ Deno.test("every catalog table is a site data file and in the SQL console, unles
     ok(consoleTables().includes(e.site.into!), `${e.name} adds to ${e.site.into}`);
   }
   for (const view of Object.keys(SITE_VIEWS)) ok(files.has(`${view}.arrow`), view);
+});
+
+Deno.test("every table a page's queries read is a table of the site", () => {
+  const served = new Set(siteTableNames());
+  for (const { path, data } of PAGES) {
+    for (const table of data?.tables ?? []) ok(served.has(table), `${path} reads ${table}`);
+  }
 });

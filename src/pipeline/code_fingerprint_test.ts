@@ -61,11 +61,12 @@ Deno.test("an edit reruns exactly the stages whose module graph holds the file",
       "tasks",
       "mutate",
     ]);
-    // stats imports the scoring kernel from src/score.
-    assertEquals(core(await rerun(["src/score/tie_break.ts", "\n// edited\n"])), [
+    // stats imports the scoring kernel from src/score; score alone ranks with the tie-break.
+    assertEquals(core(await rerun(["src/score/dot_kernel.ts", "\n// edited\n"])), [
       "score",
       "stats",
     ]);
+    assertEquals(core(await rerun(["src/score/tie_break.ts", "\n// edited\n"])), ["score"]);
     // Files loaded at run time outside the import graph.
     // Every file of the driver (driver_source.ts joins them), not just its head.
     for (const path of DRIVER_PATHS) {

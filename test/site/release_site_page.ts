@@ -293,9 +293,9 @@ export async function checkReleaseSite(
 /** The Leaderboard's data: its queries' rows, made at build time (src/site/pages.ts). */
 const LEADERBOARD_DATA = "page_leaderboard.json";
 
-/** A data loader's output for the run in `out`, as Framework would have written it. */
+/** A data file of the site for the run in `out`, as its loader would have written it. */
 async function loaderOutput(out: string, file: string): Promise<Buffer> {
-  const { code, stdout, stderr } = await runLoader(`docs/data/${file}.ts`, out);
+  const { code, stdout, stderr } = await runLoader("src/site/site_data.ts", out, file);
   ok(code === 0, `${file} loader on ${out}: ${stderr.slice(-1500)}`);
   return Buffer.from(stdout);
 }

@@ -5,13 +5,18 @@ import { atomicWrite } from "../../io/atomic_write.ts";
 import { readTable } from "../../io/arrow_table.ts";
 import { outDir } from "../../io/paths.ts";
 import { loadProfile } from "../../pipeline/profile.ts";
+import { STAGES } from "../../pipeline/stages.ts";
 import { buildTasks } from "../../tasks/tasks_stage.ts";
 import { growthTasks, taskJsonl } from "./growth_tasks.ts";
 import { peakTreeRss } from "./growth_rss.ts";
 import { seedSnapshot } from "../../oracle/pool.ts";
 
-/** The stages measured, in pipeline order (`compare` does nothing outside release profiles). */
-export const GROWTH_STAGES = ["tasks", "mutate", "oracle", "embed", "score", "rerank", "stats"];
+/**
+ * The stages measured: the pipeline's, in order, up to stats (`compare` does
+ * nothing outside release profiles, `results` only writes files).
+ */
+export const GROWTH_STAGES: readonly string[] = STAGES.map((s) => s.name)
+  .slice(0, STAGES.findIndex((s) => s.name === "stats") + 1);
 
 /** Stages allowed to grow faster than n log n in snippets: scoring is n_queries × n_docs. */
 const QUADRATIC_OK = new Set(["score"]);

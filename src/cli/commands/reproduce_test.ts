@@ -39,7 +39,7 @@ Deno.test({
     const done = await finishRun({
       site: true,
       quiet: true,
-      // What the Overview page's loader (docs/data/run.json.ts) reads at build time.
+      // What the Overview page's loader (`data/run.json`, src/site/run_info.ts) reads at build time.
       build: async (options) => {
         readOnly = options.readOnly;
         seenBySite = await runInfo();

@@ -64,6 +64,8 @@ Deno.test("without the line, pyfiles is an unknown source; with it, it is listed
   );
   await rejects(
     buildTasks({ sources: ["pyfiles"], registry, quiet: true }),
-    (e) => e instanceof SourceError && e.message.endsWith("jsonl:<path>, release:<dir> or pyfiles:<dir>)"),
+    (e) =>
+      e instanceof SourceError &&
+      e.message.endsWith("jsonl:<path>, release:<dir> or pyfiles:<dir>)"),
   );
 });

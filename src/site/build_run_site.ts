@@ -3,8 +3,8 @@ import { outDir } from "../io/paths.ts";
 import { UserError } from "../io/user_error.ts";
 
 /**
- * Build the report site (src/site/build_site.ts: offline npm cache, network
- * guard, Framework build) as a child process, so Framework's own process and
+ * Build the site of the run `reproduce` just made: src/site/build_site.ts
+ * (offline npm cache, network guard, Framework build) as a child process, so Framework's own process and
  * its data loaders get the permissions the build script chooses. Resolves to
  * the output folder. With `readOnly` the loaders show the tables as they are
  * (EXECRET_SITE_READ_ONLY=1) instead of making stale ones current: `reproduce`
@@ -15,7 +15,7 @@ import { UserError } from "../io/user_error.ts";
  * succeeds, so a failed build (one line, a {@link UserError}) leaves the
  * previous site as it was.
  */
-export async function buildSite(
+export async function buildRunSite(
   options: { quiet?: boolean; readOnly?: boolean } = {},
 ): Promise<string> {
   const output = Deno.env.get("EXECRET_SITE_OUT") ?? join(outDir(), "site");

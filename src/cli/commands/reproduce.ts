@@ -14,7 +14,7 @@ import { REJECTS, TASKS } from "../../tables/schema.ts";
 import { lostTasks } from "../../tables/rejects.ts";
 import { unavailableConfigs } from "../../pipeline/availability.ts";
 import { headline, type HeadlineRow } from "../../pipeline/headline.ts";
-import { buildSite } from "../../site/build_run_site.ts";
+import { buildRunSite } from "../../site/build_run_site.ts";
 import { ALL_CHECKS } from "../../check/all_checks.ts";
 
 /** `execret reproduce`: every stage of a profile in order, then the site. */
@@ -158,7 +158,7 @@ export interface FinishOptions {
   /** Build the report site. */
   site: boolean;
   quiet?: boolean;
-  /** The site builder (default {@link buildSite}); resolves to the site's folder. */
+  /** The site builder (default {@link buildRunSite}); resolves to the site's folder. */
   build?: (options: { quiet?: boolean; readOnly?: boolean }) => Promise<string>;
 }
 
@@ -166,7 +166,7 @@ export interface FinishOptions {
  * After a complete run (its manifest written): build the site, whose
  * Overview reads that manifest, then list the site's own files in
  * out/site_manifest.json. A failed build is one line; the run's tables and
- * manifest stay, and so does the site of an earlier build (see buildSite).
+ * manifest stay, and so does the site of an earlier build (see buildRunSite).
  */
 export async function finishRun(
   options: FinishOptions,
@@ -175,7 +175,7 @@ export async function finishRun(
   if (!options.quiet) console.error("[site] building the report");
   const t0 = performance.now();
   // Read-only: every stage has just run, so the site shows the manifest's tables as they are.
-  const site = await (options.build ?? buildSite)({ quiet: options.quiet, readOnly: true });
+  const site = await (options.build ?? buildRunSite)({ quiet: options.quiet, readOnly: true });
   return { site, siteManifest: await writeSiteManifest(site, seconds(t0)) };
 }
 

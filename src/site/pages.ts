@@ -14,6 +14,7 @@ import type { PageEntry, RunQuery } from "./page_entry.ts";
 import * as Q from "./report/queries.ts";
 import * as RQ from "./report/release_queries.ts";
 import * as G from "./report/closing_the_gap.ts";
+import * as B from "./report/board.ts";
 
 /** Every cutoff the run reports exec at, as one-parameter lists. */
 async function everyK(run: RunQuery): Promise<PageParam[][]> {
@@ -105,8 +106,9 @@ export const PAGES: readonly PageEntry[] = [
     path: "/leaderboard",
     data: {
       id: "leaderboard",
-      tables: ["metrics", "breakdowns", "paper_comparison"],
+      tables: ["metrics", "breakdowns", "paper_comparison", "leaderboard", "board_entries"],
       queries: [
+        B.BOARD_SQL,
         Q.KS_SQL,
         { sql: Q.LEADERBOARD_SQL, params: everyK },
         RQ.RELEASE_SCALAR_SQL,

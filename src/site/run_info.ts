@@ -13,6 +13,21 @@ export interface RunInfo {
   manifest_sha256: string | null;
   manifest_time: string | null;
   invocations: Record<string, unknown>[];
+  /**
+   * Where the repository's files can be read, a path appended
+   * (`EXECRET_SOURCE_URL`, else GitHub Actions' own repository at the
+   * commit being built); null: the site shows repository paths as text.
+   */
+  source_url: string | null;
+}
+
+/** {@link RunInfo.source_url} from the environment. */
+export function sourceUrl(
+  env: Record<string, string | undefined> = Deno.env.toObject(),
+): string | null {
+  if (env.EXECRET_SOURCE_URL) return env.EXECRET_SOURCE_URL;
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = env;
+  return server && repo && sha ? `${server}/${repo}/blob/${sha}` : null;
 }
 
 /** Read the run's manifest (if any) and the invocation table. */
@@ -48,5 +63,6 @@ export async function runInfo(): Promise<RunInfo> {
     manifest_sha256: sha,
     manifest_time: time,
     invocations,
+    source_url: sourceUrl(),
   };
 }

@@ -161,6 +161,18 @@ Deno.test({
               assertEquals(cells, expected, `${config} at k=${k}`);
             }
           }
+          // The board: one row per config, its exec@1 with its interval, as computed here.
+          const board = await tableRows(page, "[data-testid=board]");
+          const configs = [...new Set(metrics.map((m) => m.config as string))];
+          assertEquals(board.map((r) => r[0]).sort(), configs.sort());
+          for (const [model, level, exec1] of board) {
+            const m = metrics.find((x) => x.config === model && x.metric === "exec" && x.k === 1)!;
+            const f = (v: unknown) => (v as number).toFixed(3);
+            assertEquals([level, exec1], [
+              "kit",
+              `${f(m.value)} [${f(m.ci_low)}, ${f(m.ci_high)}]`,
+            ]);
+          }
           await page.locator("[data-testid=exec-curve] svg").first().waitFor(WAIT);
           ok(await page.locator("[data-testid=exec-curve] svg").count() >= 1, "exec@k curve drawn");
           // The group table follows the k chosen above (3) and the group-by radio.

@@ -18,6 +18,7 @@
  */
 import { METRIC_REGISTRY, metricLabel } from "../../score/metrics/metric_registry.ts";
 import type { MetricEntry } from "../../score/metrics/metric.ts";
+import { BOARD_SQL } from "./board.ts";
 
 /** Best config by exec@1 with its exec@1 and exec at the largest k, with intervals. */
 export const HEADLINE_SQL = `
@@ -334,6 +335,7 @@ export const REPORT_QUERIES: Record<string, { sql: string; params?: (string | nu
   REJECT_REASONS_SQL: { sql: REJECT_REASONS_SQL },
   REJECT_ROWS_SQL: { sql: REJECT_ROWS_SQL, params: ["oracle", "equivalent"] },
   LIMIT_MARGINS_SQL: { sql: LIMIT_MARGINS_SQL },
+  BOARD_SQL: { sql: BOARD_SQL },
   QUERY_LIST_SQL: { sql: QUERY_LIST_SQL },
   QUERY_SNIPPETS_SQL: { sql: QUERY_SNIPPETS_SQL, params: ["builtin/clamp"] },
   QUERY_OUTCOMES_SQL: { sql: QUERY_OUTCOMES_SQL, params: ["builtin/clamp"] },

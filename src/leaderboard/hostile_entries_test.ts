@@ -12,6 +12,7 @@ import { readBenchmark } from "../score/benchmark.ts";
 import { BOARD_ENTRIES } from "../tables/board.ts";
 import { REJECTS } from "../tables/schema.ts";
 import { runBoardStage } from "./stage.ts";
+import { invocationFor } from "../embed/invocations.ts";
 import { MAX_FILE_BYTES } from "./run_file.ts";
 import { makeFixtureRun } from "../../test/fixtures/run/make_fixture_run.ts";
 import { generatedMeta, generatedRunLines, gzip, writeEntry } from "../cli/bench/board_entries.ts";
@@ -263,6 +264,11 @@ const HOSTILE: Hostile[] = [
       /good-c\/meta\.json: model: gen\/good-a at revision 1 is already entered by \S*good-a\/meta\.json/,
   },
   {
+    name: "an entry named as another config of the run",
+    write: (root) => writeEntry(root, BENCHMARK, "bm25", lines("bm25").join("\n"), meta("bm25")),
+    refusal: /bm25: the run already has another config named bm25; rename the entry's folder/,
+  },
+  {
     name: "ranks with a gap",
     write(root) {
       const l = lines("bad");
@@ -299,4 +305,22 @@ Deno.test("leaderboard: a refused entry's folder is left as it was", async () =>
   const before = await Deno.readFile(join(root, BENCHMARK, "bad", "run.trec.gz"));
   await stage(root);
   deepStrictEqual(await Deno.readFile(join(root, BENCHMARK, "bad", "run.trec.gz")), before);
+});
+
+Deno.test("leaderboard: the run's own config entered as it is verifies, and stays on the board once", async () => {
+  const inv = await invocationFor("bm25");
+  const got = await stage(
+    await board((root) =>
+      writeEntry(
+        root,
+        BENCHMARK,
+        "bm25",
+        lines("bm25").join("\n"),
+        meta("bm25", { invocation: inv }),
+      )
+    ),
+  );
+  deepStrictEqual(got.rejects, []);
+  deepStrictEqual(got.entries, baseline.entries);
+  deepStrictEqual(got.perQuery, baseline.perQuery);
 });

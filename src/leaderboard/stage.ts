@@ -19,6 +19,8 @@ import { readTableRows, TableNotFound, writeTable } from "../io/arrow_table.ts";
 import { tablePath } from "../io/paths.ts";
 import { progress } from "../io/progress.ts";
 import { missingRequirements, providerEntry, providerFor } from "../embed/provider_registry.ts";
+import { invocationFor } from "../embed/invocations.ts";
+import { canonicalJson } from "../io/hash.ts";
 import { readBenchmark } from "../score/benchmark.ts";
 import { BOARD_ENTRIES, type BoardEntryRow } from "../tables/board.ts";
 import { type Reject, writeRejects } from "../tables/rejects.ts";
@@ -45,14 +47,24 @@ export interface BoardStageOptions {
   quiet?: boolean;
 }
 
-/** The run's own config names (per_query and rerank_per_query). */
-async function runConfigs(): Promise<Set<string>> {
-  const names = new Set<string>();
+/**
+ * The run's own config names (per_query and rerank_per_query), each with
+ * its invocation as canonical JSON where it has one in the invocation tables.
+ */
+async function runConfigs(): Promise<Map<string, string | null>> {
+  const names = new Map<string, string | null>();
   for (const table of ["per_query", "rerank_per_query"]) {
     try {
-      for (const r of await readTableRows(tablePath(table), CONFIG_ONLY)) names.add(r.config);
+      for (const r of await readTableRows(tablePath(table), CONFIG_ONLY)) names.set(r.config, null);
     } catch (e) {
       if (!(e instanceof TableNotFound)) throw e;
+    }
+  }
+  for (const name of names.keys()) {
+    try {
+      names.set(name, canonicalJson(await invocationFor(name)));
+    } catch {
+      // A reranked config or a released system: no invocation of its own.
     }
   }
   return names;
@@ -124,7 +136,9 @@ export async function runBoardStage(
       });
       continue;
     }
-    const { entry, meta, run, scored, level, spot } = o.verified;
+    const { entry, meta, run, scored, level, spot, ofRun } = o.verified;
+    // The run's own config, verified as an entry: on the board already, under its name.
+    if (ofRun) continue;
     entries.push({
       config: entry.name,
       benchmark: meta.benchmark,

@@ -9,7 +9,7 @@
  * @module
  */
 import { join } from "node:path";
-import { sha256Hex } from "../io/hash.ts";
+import { canonicalJson, sha256Hex } from "../io/hash.ts";
 import type { PerQueryRow } from "../tables/schema.ts";
 import { checkEntryMeta, type EntryMeta, MetaError } from "./entry_meta.ts";
 import { ENTRY_NAME, type EntryPath } from "./entries.ts";
@@ -30,8 +30,13 @@ export interface BoardContext {
   digest: string;
   pool: ScoringPool;
   ks: readonly number[];
-  /** Config names the run already has (an entry may not take one). */
-  taken: ReadonlySet<string>;
+  /**
+   * Config names the run already has, with their invocation as canonical
+   * JSON where they have one: an entry may not take a name of the run's
+   * unless it is that config itself (the contributor's own run, where the
+   * model is a config already).
+   */
+  taken: ReadonlyMap<string, string | null>;
   /**
    * The spot check, when the model can be reached from here; null when it
    * cannot (the entry is then `scored`).
@@ -47,6 +52,8 @@ export interface VerifiedEntry {
   scored: ScoredRun;
   level: EntryLevel;
   spot: SpotCheck | null;
+  /** The entry is one of the run's own configs (same name and invocation): on the board as that config. */
+  ofRun: boolean;
 }
 
 /** The outcome of verifying an entry: verified, or refused with one line. */
@@ -125,9 +132,11 @@ export async function verifyEntry(
       `${metaPath}: benchmark: "${meta.benchmark}", but the entry is in the folder of benchmark "${entry.benchmark}"`,
     );
   }
-  if (ctx.taken.has(entry.name)) {
+  const own = ctx.taken.get(entry.name);
+  const ofRun = own !== undefined && own === canonicalJson(meta.invocation);
+  if (own !== undefined && !ofRun) {
     return refuse(
-      `${entry.shown}: the run already has a config named ${entry.name}; rename the entry's folder`,
+      `${entry.shown}: the run already has another config named ${entry.name}; rename the entry's folder`,
     );
   }
   const modelKey = `${meta.model}@${meta.revision}`;
@@ -186,6 +195,14 @@ export async function verifyEntry(
   models.set(modelKey, metaPath);
   return {
     ok: true,
-    verified: { entry, meta, run, scored, level: spot?.passed ? "re-embedded" : "scored", spot },
+    verified: {
+      entry,
+      meta,
+      run,
+      scored,
+      level: spot?.passed ? "re-embedded" : "scored",
+      spot,
+      ofRun,
+    },
   };
 }

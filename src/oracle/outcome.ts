@@ -93,9 +93,10 @@ export function stoppedAtTimeout(outcomes: readonly TestOutcome[]): TestOutcome[
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { outcomesFromWire } from "./outcome.ts";
- * deepStrictEqual(outcomesFromWire([["pass", 1.5, 10], ["FAIL", 2]]), [
+ * deepStrictEqual(outcomesFromWire([["pass", 1.5, 10], ["FAIL", 2], ["pass", 0.2, null]]), [
  *   { outcome: "pass", ms: 1.5, cpuMs: 10 },
  *   { outcome: "FAIL", ms: 2 },
+ *   { outcome: "pass", ms: 0.2 },
  * ]);
  * ```
  */
@@ -104,7 +105,8 @@ export function outcomesFromWire(
 ): TestOutcome[] {
   return items.map((item) => {
     const outcome: TestOutcome = { outcome: asOutcome(item[0]), ms: Number(item[1]) || 0 };
-    if (item.length > 2) outcome.cpuMs = Number(item[2]) || 0;
+    // null: not measured (a phase too short for the worker to read its CPU time).
+    if (item.length > 2 && item[2] !== null) outcome.cpuMs = Number(item[2]) || 0;
     return outcome;
   });
 }

@@ -9,8 +9,9 @@
  */
 import process from "node:process";
 
-// How often, at most, a running phase reads its thread's CPU time (a read
-// costs ~36 us; CPython asks for signals far more often than this).
+// How often, at most, the worker reads its thread's CPU time: a read costs
+// ~36 us (process.threadCpuUsage), as much as a short test, and CPython asks
+// for signals far more often than this.
 const CPU_LOOK_MS = 5;
 
 /** This thread's CPU time in ms (the kernel counts it in ticks: 10 ms here). */
@@ -26,10 +27,11 @@ export interface PhaseClock {
   /** Start timing a phase on this thread's CPU clock. */
   start(): void;
   /**
-   * Stop timing the phase: its CPU time in ms, and whether it passed the
-   * limit (interrupted for it, or done after it: over the limit either way).
+   * Stop timing the phase: its CPU time in ms (null for a phase too short to
+   * be read, under `look` ms of wall time), and whether it passed the limit
+   * (interrupted for it, or done after it: over the limit either way).
    */
-  end(): { cpu: number; over: boolean };
+  end(): { cpu: number | null; over: boolean };
 }
 
 /**
@@ -44,6 +46,15 @@ export interface PhaseClock {
  * often as the main thread repeated its own interrupt when it timed phases);
  * else whatever the main thread put in the interrupt buffer. CPython reads
  * them about every 50 checks of its eval breaker.
+ *
+ * Reading the thread's CPU time costs as much as a short test, so the clock
+ * is read at most once every `look` ms of wall time (5 ms, or a quarter of
+ * the limit if less): a phase starts from the last reading when it is that
+ * recent (so it may be charged up to `look` ms of the CPU time before it:
+ * a TIMEOUT at most that early), a running phase is read every `look` ms,
+ * and a phase shorter than `look` is not read at all (it cannot have used
+ * its limit). Every bound is in CPU time, so none of it depends on the
+ * machine's load.
  */
 export function phaseClock(
   interrupt: Int32Array,
@@ -51,10 +62,21 @@ export function phaseClock(
   limitMs: number,
   repeatMs: number,
 ): PhaseClock {
-  // The running phase's clock: where it started, whether it passed the limit,
-  // when it is next read. `timing` is false between phases, where the
-  // harness's own Python runs.
+  const look = Math.max(1, Math.min(CPU_LOOK_MS, limitMs / 4));
+  // The last reading of the thread's CPU time, and when (wall) it was taken.
+  let lastCpu = 0;
+  let lastWall = -Infinity;
+  const read = (t: number) => {
+    lastCpu = threadCpuMs();
+    lastWall = t;
+    return lastCpu;
+  };
+  const recent = (t: number) => (t - lastWall <= look ? lastCpu : read(t));
+  // The running phase: its CPU time and wall time at the start, whether it
+  // passed the limit, when it is next read and next interrupted again.
+  // `timing` is false between phases, where the harness's own Python runs.
   let phaseCpu0 = 0;
+  let phaseWall0 = 0;
   let over = false;
   let timing = false;
   let nextLook = 0;
@@ -64,8 +86,8 @@ export function phaseClock(
       if (timing) {
         const t = now();
         if (!over && t >= nextLook) {
-          nextLook = t + CPU_LOOK_MS;
-          over = threadCpuMs() - phaseCpu0 > limitMs;
+          nextLook = t + look;
+          over = read(t) - phaseCpu0 > limitMs;
         }
         if (over && t >= nextFire) {
           nextFire = t + repeatMs;
@@ -82,15 +104,19 @@ export function phaseClock(
   return {
     signals,
     start() {
+      const t = now();
       over = false;
       nextFire = 0;
-      phaseCpu0 = threadCpuMs();
-      nextLook = now() + CPU_LOOK_MS;
+      phaseWall0 = t;
+      phaseCpu0 = recent(t);
+      nextLook = t + look;
       timing = true;
     },
     end() {
       timing = false;
-      const cpu = threadCpuMs() - phaseCpu0;
+      const t = now();
+      if (!over && t - phaseWall0 < look) return { cpu: null, over: false };
+      const cpu = recent(t) - phaseCpu0;
       const passed = over || cpu > limitMs;
       over = false;
       return { cpu, over: passed };

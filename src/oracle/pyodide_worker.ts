@@ -100,13 +100,13 @@ function tampered(): boolean {
  * thread the next phase (`index`; -1 the load, -2 none), and says whether
  * the main thread interrupted the phase just finished.
  */
-function mark(index: number, outcome: string, ms: number, cpu: number): boolean {
+function mark(index: number, outcome: string, ms: number, cpu: number | null): boolean {
   const seq = Atomics.load(ctrl, SEQ);
   const interrupted = Atomics.load(ctrl, INTR) === seq && Atomics.load(ctrl, PHASE) !== -2;
   if (Atomics.load(ctrl, PHASE) >= 0) {
     const name = tampered() ? TAMPER : interrupted ? "TIMEOUT" : outcome;
     const used = Atomics.load(ctrl, TEXT_LEN);
-    const { written } = encoder.encodeInto(`${name}\t${ms}\t${cpu}\n`, text.subarray(used));
+    const { written } = encoder.encodeInto(`${name}\t${ms}\t${cpu ?? ""}\n`, text.subarray(used));
     Atomics.store(ctrl, TEXT_LEN, used + (written ?? 0));
   }
   Atomics.store(ctrl, PHASE, index);
@@ -128,7 +128,7 @@ let gap = 0;
  * What the main thread cannot tell is which phase hung, if it must kill:
  * the pool runs that job again careful (every boundary reported), alone.
  */
-function step(index: number, outcome: string, ms: number, cpu: number): string {
+function step(index: number, outcome: string, ms: number, cpu: number | null): string {
   const t = now();
   if (t - last < gap) return outcome;
   last = t;
@@ -184,7 +184,7 @@ function phase(code: Ptr | Verdict, ns: Ptr): string {
 }
 
 /** One test's outcome, wall ms and CPU ms. */
-type Result = [string, number, number];
+type Result = [string, number, number | null];
 
 /** One job; its outcomes, and whether its worker must retire. */
 function runJob(job: WorkerJob): { outcomes: Result[]; retire: boolean } {

@@ -104,6 +104,64 @@ function runState(out: string): Record<string, string> {
   return state;
 }
 
+/**
+ * The README's three leaderboard steps after a run with the user's model:
+ * `leaderboard add my-model` writes the entry (into a leaderboard folder of
+ * the test's), `leaderboard verify` in the same run says it is the run's own
+ * config, and a run of the same profile without the model (as the Pages
+ * workflow builds the board, with no user invocation file) puts the entry
+ * on its board, re-embedded (the loopback server is reachable), ranked with
+ * an interval, and on the Leaderboard page's data.
+ */
+async function enterOnBoard(
+  out: string,
+  env: Record<string, string>,
+  again: string[],
+): Promise<void> {
+  const board = join(root, `board-${crypto.randomUUID()}`);
+  const withBoard = { ...env, EXECRET_LEADERBOARD: board };
+  const added = await finish(
+    execret(out, ["leaderboard", "add", "my-model", "--revision", "1"], withBoard),
+  );
+  match(added, /wrote .*my-model\/run\.trec\.gz/);
+  const verified = await finish(execret(out, ["leaderboard", "verify"], withBoard));
+  match(verified, /ok \S*my-model: re-embedded .*the run's own config my-model/);
+  // The published board: the same profile, without the user's model.
+  await finish(execret(out, again, withBoard));
+  const [row] = await sql<Record<string, unknown>>(
+    out,
+    "SELECT kind, level, rank, rank_ci_low, rank_ci_high, conservative_rank FROM leaderboard WHERE config = 'my-model'",
+  );
+  ok(row, "the entry is on the board");
+  assertEquals([row.kind, row.level], ["entry", "re-embedded"]);
+  ok(
+    (row.rank_ci_low as number) <= (row.rank as number) &&
+      (row.rank as number) <= (row.rank_ci_high as number),
+  );
+  const page = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--cached-only",
+      new URL("../../src/site/site_data.ts", import.meta.url).pathname,
+      "page_leaderboard.json",
+    ],
+    env: { EXECRET_OUT: out, ...withBoard },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(page.code, 0, new TextDecoder().decode(page.stderr));
+  const text = new TextDecoder().decode(page.stdout);
+  // The board's rows (columns config, kind, ...) as the page reads them.
+  const onPage = Object.entries(JSON.parse(text)).find(([q]) => q.includes("FROM leaderboard l"));
+  ok(onPage, "the Leaderboard page's data has the board");
+  const rows = Object.values(onPage[1] as Record<string, { rows: unknown[][] }>)[0].rows;
+  ok(
+    rows.some((r) => r[0] === "my-model" && r[1] === "entry"),
+    "the board on the page holds the entry",
+  );
+}
+
 const jsonl = (path: string) =>
   Deno.readTextFileSync(path).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 
@@ -134,6 +192,12 @@ Deno.test({
     const summary = await checkResultsFile(results, pool);
     assertEquals(summary.top_results, pool.queries.length * 10);
     await checkStanding(out, "my-model");
+    await enterOnBoard(out, { EXECRET_RELEASE_MIRROR: BUNDLE }, [
+      "reproduce",
+      "--profile",
+      "release",
+      "--no-site",
+    ]);
     // Every paper system has a result file of its own too.
     const files = [...Deno.readDirSync(join(out, "results"))].map((e) => e.name).sort();
     ok(files.some((f) => f.startsWith("paper-")), files.join(", "));
@@ -181,6 +245,14 @@ Deno.test({
       ks: [1, 3, 5, 10],
     });
     await checkStanding(out, "my-model");
+    await enterOnBoard(out, {}, [
+      "reproduce",
+      "--profile",
+      "default",
+      "--no-site",
+      "--source",
+      `jsonl:${tasks}`,
+    ]);
   },
 });
 

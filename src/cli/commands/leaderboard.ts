@@ -63,7 +63,8 @@ function line(o: EntryOutcome): string {
       Math.round(v.spot.rank1Agreement * v.spot.queries)
     }/${v.spot.queries} first, top-10 overlap ${v.spot.top10Overlap.toFixed(2)}`
     : "; model not reachable from here, lists scored";
-  return `ok ${v.entry.shown}: ${v.level} (exec@1 ${exec1?.toFixed(3)}${spot})`;
+  const own = v.ofRun ? `; the run's own config ${v.entry.name}, on its board under that name` : "";
+  return `ok ${v.entry.shown}: ${v.level} (exec@1 ${exec1?.toFixed(3)}${spot}${own})`;
 }
 
 /** `execret leaderboard verify|add`. */

@@ -9,7 +9,9 @@
  */
 import { PAGES } from "./src/site/pages.ts";
 
-const outputDir = Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
+// As src/site/build_site.ts says: EXECRET_SITE_OUT, else the run's folder's site/.
+const outputDir = Deno.env.get("EXECRET_SITE_OUT") ??
+  `${Deno.env.get("EXECRET_OUT") ?? "out"}/site`;
 
 /**
  * Every page's tables size their columns to their content and scroll

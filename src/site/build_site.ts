@@ -26,7 +26,7 @@
  *        deno run -A src/site/build_site.ts --run release=out-release --run regenerated=out
  * (with `--run`, one site of every run named: src/site/site_runs.ts)
  * (`--root` must match the config's `root`; it names the cache to fill.)
- * Environment: EXECRET_OUT (tables to show), EXECRET_SITE_OUT (output folder, default out/site),
+ * Environment: EXECRET_OUT (tables to show), EXECRET_SITE_OUT (output folder, default $EXECRET_OUT/site),
  * EXECRET_SITE_READ_ONLY=1 (show the tables as they are; by default a loader
  * first brings the stage that writes its table up to date, see src/site/table_source.ts).
  */
@@ -41,6 +41,15 @@ import { outDir } from "../io/paths.ts";
 
 const PREFILL = new URL("./prefill_site_data.ts", import.meta.url).pathname;
 
+/**
+ * Where the site is written: EXECRET_SITE_OUT (from `env`, else the
+ * process's), else the run's own folder's `site/` (EXECRET_OUT, default out/),
+ * as REFERENCE.md says.
+ */
+function siteOutDir(env: Record<string, string | undefined>): string {
+  return env.EXECRET_SITE_OUT ?? Deno.env.get("EXECRET_SITE_OUT") ??
+    join(env.EXECRET_OUT ?? outDir(), "site");
+}
 /**
  * Whether `root` has data loaders (`data/*.ts`): the pages' root does; the
  * staged root of a site of several runs holds their outputs as plain files.
@@ -138,9 +147,11 @@ async function buildUnlocked(
     NO_COLOR: "1",
     OBSERVABLE_TELEMETRY_DISABLE: "true",
   };
+  // Framework's config reads the output folder from here (observablehq.config.ts).
+  env.EXECRET_SITE_OUT = siteOutDir(env);
   await fillFrameworkCache(root, { quiet: options.quiet });
   await clearLoaderCache(root);
-  await clearOutput(env.EXECRET_SITE_OUT ?? Deno.env.get("EXECRET_SITE_OUT") ?? "out/site");
+  await clearOutput(env.EXECRET_SITE_OUT);
   // The loaders' outputs, made in one process (prefill_site_data.ts) with the
   // permissions and environment Framework would run them with.
   let prefillOutput = "";
@@ -184,7 +195,7 @@ async function buildUnlocked(
   // One run's site (its loaders' outputs are in Framework's cache): its figures as files, in
   // the run's out/figures and beside its pages. A site of several runs writes each run's.
   if (code === 0 && hasLoaders(root)) {
-    const site = env.EXECRET_SITE_OUT ?? Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
+    const site = siteOutDir(env);
     const out = env.EXECRET_OUT ?? outDir();
     await writeFigures(join(root, ".observablehq", "cache", "data"), [
       join(out, "figures"),
@@ -203,7 +214,7 @@ export async function buildRunsSite(
   runs: readonly SiteRun[],
   options: BuildOptions = {},
 ): Promise<{ code: number; output: string }> {
-  const output = options.env?.EXECRET_SITE_OUT ?? Deno.env.get("EXECRET_SITE_OUT") ?? "out/site";
+  const output = siteOutDir(options.env ?? {});
   const stage = stageOf(output);
   const staged = await stageRuns({
     root: options.root,

@@ -36,4 +36,11 @@ export interface PageEntry {
   path: string;
   /** Its queries, run when the site is built (none: the page reads no page data). */
   data?: PageQueries;
+  /**
+   * Queries also run at build time but written to a file of their own
+   * (`page_<id>.json`), which the page fetches only once a visitor asks for
+   * more than its opening view: its first view stays small whatever the
+   * run's size, and a later choice needs no DuckDB-wasm.
+   */
+  more?: PageQueries;
 }

@@ -21,6 +21,11 @@ async function everyK(run: RunQuery): Promise<PageParam[][]> {
   return (await run(Q.KS_SQL)).map((d) => [d.k as number]);
 }
 
+/** The first cutoff the run reports exec at (the cutoff pages open on), as a one-parameter list. */
+async function firstK(run: RunQuery): Promise<PageParam[][]> {
+  return (await everyK(run)).slice(0, 1);
+}
+
 /**
  * The (metric, k) the Significance page opens on: exec if the run has it,
  * else its first metric, at that metric's first k. Only this view is
@@ -110,9 +115,23 @@ export const PAGES: readonly PageEntry[] = [
       queries: [
         B.BOARD_SQL,
         Q.KS_SQL,
-        { sql: Q.LEADERBOARD_SQL, params: everyK },
+        // The opening view only (the first k, by source): a board of 100
+        // models made the page's data 956 kB, half of it breakdowns at every k.
+        { sql: Q.LEADERBOARD_SQL, params: firstK },
         RQ.RELEASE_SCALAR_SQL,
         Q.EXEC_CURVE_SQL,
+        {
+          sql: Q.BREAKDOWN_SQL,
+          params: async (run) => (await firstK(run)).map(([k]) => ["source", k]),
+        },
+      ],
+    },
+    // Every other k and grouping, fetched once a visitor picks one.
+    more: {
+      id: "leaderboard_more",
+      tables: ["metrics", "breakdowns"],
+      queries: [
+        { sql: Q.LEADERBOARD_SQL, params: everyK },
         {
           sql: Q.BREAKDOWN_SQL,
           params: async (run) =>

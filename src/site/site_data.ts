@@ -46,12 +46,14 @@ const json = (make: () => Promise<unknown>): MakeFile => async () =>
 export function siteDataFiles(pages: readonly PageEntry[] = PAGES): Map<string, MakeFile> {
   const files = new Map<string, MakeFile>();
   for (const name of siteTableNames()) files.set(`${name}.arrow`, () => siteTableBytes(name));
-  for (const { data } of pages) {
-    if (!data) continue;
-    files.set(
-      `page_${data.id}.json`,
-      async () => new TextEncoder().encode(pageDataJson(await pageData(data))),
-    );
+  for (const page of pages) {
+    for (const data of [page.data, page.more]) {
+      if (!data) continue;
+      files.set(
+        `page_${data.id}.json`,
+        async () => new TextEncoder().encode(pageDataJson(await pageData(data))),
+      );
+    }
   }
   files.set("run.json", json(runInfo));
   files.set("sql_schema.json", json(siteSchema));

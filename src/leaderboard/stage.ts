@@ -119,7 +119,7 @@ export async function verifyBoard(
 
 /** Run the board stage and write its tables; the number of entries on the board and refused. */
 export async function runBoardStage(
-  options: BoardStageOptions,
+  options: Parameters<typeof verifyBoard>[0],
 ): Promise<{ verified: number; refused: number }> {
   const { outcomes } = await verifyBoard(options);
   const entries: BoardEntryRow[] = [];

@@ -87,15 +87,27 @@ def _native_main():
     real_exit = os._exit
     here = globals()
     fired = [False]
-    # Wall and CPU clocks at the running phase's start.
-    started = [0.0, 0.0]
+    # The running phase's wall-clock start, and whether a phase is running.
+    started = [0.0, False]
 
     def on_alarm(sig, frame, *, _fired=fired, _here=here, _Timeout=Timeout,
-                 _ALRM=signal.SIGALRM, _perf=time.perf_counter, _cpu=time.process_time,
-                 _started=started, _share=blocked_share):
-        if sig == _ALRM and _cpu() - _started[1] >= _share * (_perf() - _started[0]):
-            # The wall backstop, but the phase is computing: its CPU limit decides.
-            return
+                 _ALRM=signal.SIGALRM, _PROF=signal.ITIMER_PROF, _perf=time.perf_counter,
+                 _getitimer=signal.getitimer, _setitimer=signal.setitimer, _t=timeout_s,
+                 _w=backstop_s, _started=started, _share=blocked_share):
+        if sig == _ALRM:
+            # The job's wall-clock backstop ticks every 50 ms past its first
+            # `_w` s: it stops only a phase that has run `_w` s and is blocked,
+            # not computing (its CPU limit decides for one that computes).
+            if not _started[1]:
+                return
+            age = _perf() - _started[0]
+            left = _getitimer(_PROF)[0]
+            if age < _w or (left > 0 and _t - left >= _share * age):
+                return
+        else:
+            # The CPU limit, armed once: armed again so that a bare `except:`
+            # that swallows this alarm gets another.
+            _setitimer(_PROF, 0.05)
         _fired[0] = True
         # Raising inside the harness's own code would lose the phase; the
         # flag alone marks it TIMEOUT there.
@@ -131,8 +143,7 @@ def _native_main():
 
     def run_phase(item, *, _exec=exec, _setitimer=signal.setitimer, _REAL=signal.ITIMER_REAL,
                   _PROF=signal.ITIMER_PROF, _t=timeout_s, _w=backstop_s, _fired=fired,
-                  _started=started,
-                  _perf=time.perf_counter, _cpu=time.process_time, _AE=AssertionError,
+                  _started=started, _perf=time.perf_counter, _AE=AssertionError,
                   _BE=BaseException, _name=error_name, _type=type, _str=str,
                   _Code=types.CodeType, _cleanup=harness["cleanup"],
                   _restore=harness["restore_self_written"], _LOAD=_LOAD, _CLEANUP=_CLEANUP):
@@ -142,7 +153,10 @@ def _native_main():
         cpu ms). A snippet can reach all of it, and none of it makes a pass:
         st only stops tests, and the outcome is this frame's return value.
         A phase that used more than the limit of CPU time is a TIMEOUT,
-        interrupted or not."""
+        interrupted or not. Its CPU time is what the one-shot ITIMER_PROF has
+        left when it is cleared (a timer costs two system calls a phase; a
+        clock read would cost two more); the wall-clock backstop is armed
+        once per job, at its load, and cleared after its cleanup."""
         index = item[0]
         code = item[1]
         ns = item[2]
@@ -150,13 +164,13 @@ def _native_main():
         if index == _CLEANUP:
             # Under the timers too: the snippet's finalizers run here.
             _started[0] = _perf()
-            _started[1] = _cpu()
-            _setitimer(_PROF, _t, 0.05)
-            _setitimer(_REAL, _w, 0.05)
+            _started[1] = True
+            _setitimer(_PROF, _t)
             try:
                 _cleanup(ns)
                 _restore()
             finally:
+                _started[1] = False
                 _setitimer(_PROF, 0)
                 _setitimer(_REAL, 0)
             return (index, None, 0.0, 0.0)
@@ -168,12 +182,12 @@ def _native_main():
                 # setup or code itself failed: every test shares that outcome.
                 return (index, failed, 0.0, 0.0)
         _fired[0] = False
+        if index == _LOAD:
+            # The job's wall-clock backstop (see on_alarm).
+            _setitimer(_REAL, _w, 0.05)
         t0 = _started[0] = _perf()
-        c0 = _started[1] = _cpu()
-        # Re-fire every 50 ms so that a bare `except:` that swallows one
-        # alarm gets another.
-        _setitimer(_PROF, _t, 0.05)
-        _setitimer(_REAL, _w, 0.05)
+        _started[1] = True
+        _setitimer(_PROF, _t)
         outcome = None
         try:
             if index == _LOAD:
@@ -197,12 +211,12 @@ def _native_main():
         except _BE as e:
             outcome = _name(e)
         finally:
-            _setitimer(_PROF, 0)
-            _setitimer(_REAL, 0)
-        cpu = (_cpu() - c0) * 1000.0
-        if _fired[0] or cpu > _t * 1000.0:
-            outcome = "TIMEOUT"
-        return (index, outcome, (_perf() - t0) * 1000.0, cpu)
+            _started[1] = False
+            left = _setitimer(_PROF, 0)[0]
+        # Expired (left 0, its alarm maybe not yet handled) or alarmed: over the limit.
+        if _fired[0] or left == 0.0:
+            return (index, "TIMEOUT", (_perf() - t0) * 1000.0, _t * 1000.0)
+        return (index, outcome, (_perf() - t0) * 1000.0, (_t - left) * 1000.0)
 
     tests_cache = {}
     snippets_cache = {}

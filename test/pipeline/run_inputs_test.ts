@@ -85,6 +85,18 @@ async function sql(out: string, query: string, ...flags: string[]) {
   return await ended(execret(out, ["sql", ...flags, query, "--format", "json"]));
 }
 
+/**
+ * The rows of a query that must succeed: its exit code 0, its stdout JSON
+ * and nothing on stderr (once, in a make test under load, something followed
+ * the JSON; this says what, if it happens again).
+ */
+async function rows(out: string, query: string): Promise<unknown> {
+  const { code, stdout, stderr } = await execret(out, ["sql", query, "--format", "json"]).output();
+  const [o, e] = [new TextDecoder().decode(stdout), new TextDecoder().decode(stderr)];
+  assertEquals({ code, stderr: e }, { code: 0, stderr: "" }, `stdout:\n${o}`);
+  return JSON.parse(o);
+}
+
 const root = await Deno.makeTempDir({ prefix: "execret-inputs-" });
 
 Deno.test({
@@ -98,13 +110,13 @@ Deno.test({
     await tasksFile(file, 8);
     const rerun = await finish(reproduce(out, profile));
     ok(!rerun.includes("tasks: up to date"), "the tasks stage saw the edit");
-    assertEquals(JSON.parse((await sql(out, "SELECT count(*) AS n FROM tasks")).text), [{ n: 8 }]);
+    assertEquals(await rows(out, "SELECT count(*) AS n FROM tasks"), [{ n: 8 }]);
     // The same through --source, which replaces the profile's sources.
     const other = await tasksFile(join(root, "other.jsonl"), 5, 10);
     await finish(reproduce(out, profile, false, ["--source", `jsonl:${other}`]));
     await tasksFile(other, 7, 10);
     await finish(reproduce(out, profile, false, ["--source", `jsonl:${other}`]));
-    assertEquals(JSON.parse((await sql(out, "SELECT count(*) AS n FROM tasks")).text), [{ n: 7 }]);
+    assertEquals(await rows(out, "SELECT count(*) AS n FROM tasks"), [{ n: 7 }]);
   },
 });
 
@@ -128,7 +140,7 @@ Deno.test({
     const rerun = await finish(reproduce(out, profile));
     ok(!rerun.includes("stats: up to date"), "the run saw metrics.parquet changed");
     match(rerun, /execret check: all \d+ checks pass/);
-    const [{ n }] = JSON.parse((await sql(out, "SELECT count(*) AS n FROM metrics")).text);
+    const [{ n }] = await rows(out, "SELECT count(*) AS n FROM metrics") as { n: number }[];
     ok(n > 1, `metrics has its ${n} rows again`);
   },
 });

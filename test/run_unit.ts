@@ -71,13 +71,15 @@ export const UNIT_JOBS: readonly UnitJob[] = [
   { name: "release-profile", paths: ["test/pipeline/release_profile_test.ts"] },
   // A rerank run with its site, rerun and resumed. 89 / 40.
   { name: "rerank", paths: ["test/pipeline/rerank_test.ts"] },
-  // The hostile snippets on each runtime. 62 / 29.
+  // The hostile snippets on each runtime, 300 ms of CPU per test. 69 / 38
+  // in a fresh clone's make test (2026-12-07).
   { name: "oracle-hostile", paths: ["src/oracle/hostile_test.ts"] },
   // Reproduce runs (bm25, native) that edit inputs, race and fail. ~60 s wall.
   { name: "run-inputs", paths: ["test/pipeline/run_inputs_test.ts"] },
   // Three quick-subset runs with use: warm second profile against cold. ~55 s wall.
   { name: "warm-profile", paths: ["test/pipeline/warm_profile_test.ts"] },
-  // A user's model on a loopback server: release and default runs, errors. ~55 s wall.
+  // A user's model on a loopback server: release and default runs, each
+  // entered on the board, and errors. 96 / 51 (2026-12-07).
   { name: "your-model", paths: ["test/pipeline/your_model_test.ts"] },
   // REFERENCE.md's Slurm recipe on a one-node cluster beside a one-machine run:
   // 48 s wall alone with other users' load; ~45 CPU-s, half of it in Slurm's jobs.

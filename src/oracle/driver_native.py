@@ -94,12 +94,14 @@ def _native_main():
                  _ALRM=signal.SIGALRM, _PROF=signal.ITIMER_PROF, _perf=time.perf_counter,
                  _getitimer=signal.getitimer, _setitimer=signal.setitimer, _t=timeout_s,
                  _w=backstop_s, _started=started, _share=blocked_share):
+        if not _started[1]:
+            # Between phases: an alarm of a phase that has ended (its outcome
+            # already says whether it ran out), not re-armed.
+            return
         if sig == _ALRM:
             # The job's wall-clock backstop ticks every 50 ms past its first
             # `_w` s: it stops only a phase that has run `_w` s and is blocked,
             # not computing (its CPU limit decides for one that computes).
-            if not _started[1]:
-                return
             age = _perf() - _started[0]
             left = _getitimer(_PROF)[0]
             # left == 0: the CPU limit has expired and its own handler is due.

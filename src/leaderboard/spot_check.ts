@@ -25,6 +25,7 @@ import type { Invocation } from "../embed/invocation.ts";
 import type { Provider } from "../embed/provider.ts";
 import { below, xoshiro128ss } from "../common/rng.ts";
 import { fnv1a32, tieKey } from "../score/tie_break.ts";
+import { denseScoreMatrix, type VectorBlock } from "../score/score_matrix.ts";
 import type { ScoringPool } from "./score_entry.ts";
 import type { ScoredRunFile } from "./run_file.ts";
 
@@ -56,20 +57,12 @@ export function spotSample(ids: readonly string[], runSha256: string): string[] 
   return pool.slice(0, n).sort();
 }
 
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0, na = 0, nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-function dotProduct(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
-  return dot;
+/** One row-major block of equal-length vectors. */
+function block(ids: string[], vectors: Float32Array[]): VectorBlock {
+  const dims = vectors[0]?.length ?? 0;
+  const data = new Float32Array(vectors.length * dims);
+  vectors.forEach((v, i) => data.set(v, i * dims));
+  return { ids, dims, data };
 }
 
 /**
@@ -102,10 +95,14 @@ export async function spotCheck(
     const qv = await provider.embed(sample.map((id) => queries.get(id)!.query), "query");
     const ids = [...new Set(lists.flat())];
     const dv = await provider.embed(ids.map((id) => docs.get(id)!.code), "document");
-    const vec = new Map(ids.map((id, i) => [id, dv[i]]));
-    const sim = inv.similarity === "cosine" ? cosine : dotProduct;
+    // Scored as the score stage scores a config (same normalisation, kernel
+    // and float32 bits), so a deterministic model's ties are the run's ties.
+    const matrix = await denseScoreMatrix(block(sample, qv), block(ids, dv), inv.similarity);
+    const column = new Map(ids.map((id, j) => [id, j]));
     scoresOf = (i) =>
-      Promise.resolve(new Map(lists[i].map((id) => [id, sim(qv[i], vec.get(id)!)])));
+      Promise.resolve(
+        new Map(lists[i].map((id) => [id, matrix.scores[i * ids.length + column.get(id)!]])),
+      );
   }
   let agree = 0, overlap = 0;
   for (let i = 0; i < sample.length; i++) {

@@ -293,26 +293,47 @@ export function startHogs(count: number, maxMs = 30 * 60_000): Hogs {
 /** A number of the machine's cores (the oracle's default worker count). */
 export const CORES = navigator.hardwareConcurrency ?? 1;
 
+/** The two runs of a load comparison: their out folders and what each said. */
+export interface QuietAndLoaded {
+  quiet: string;
+  loaded: string;
+  said: Record<string, string[]>;
+}
+
+/**
+ * `run` in a work folder of its own for the quiet run and then the loaded
+ * one (`quiet`, `loaded` under `root`, Pyodide's snapshot seeded in each
+ * one's cache); `run` returns what its commands said.
+ */
+async function quietThenLoaded(
+  root: string,
+  run: (work: string, loaded: boolean) => Promise<string[]>,
+): Promise<QuietAndLoaded> {
+  const said: Record<string, string[]> = {};
+  const runs = { quiet: join(root, "quiet"), loaded: join(root, "loaded") };
+  for (const [name, work] of Object.entries(runs)) {
+    await Deno.mkdir(work, { recursive: true });
+    await seedSnapshots([join(work, "out", "cache")]);
+    said[name] = await run(work, name === "loaded");
+  }
+  return { quiet: join(runs.quiet, "out"), loaded: join(runs.loaded, "out"), said };
+}
+
 /**
  * The load comparison's two oracle runs of the same inputs, one quiet and
  * one with `3 × cores` workers beside `hogs` CPU hogs, each in a work folder
  * of its own (`quiet/out`, `loaded/out` under `root`): `execret tasks`,
  * `mutate`, then `oracle --timeout-ms T` (and `--workers 3n` loaded).
  */
-export async function runQuietAndLoaded(opts: {
+export function runQuietAndLoaded(opts: {
   root: string;
   bin: string;
   sources: readonly string[];
   timeoutMs: number;
   hogs?: number;
   extraOracleFlags?: readonly string[];
-}): Promise<{ quiet: string; loaded: string; said: Record<string, string[]> }> {
-  const said: Record<string, string[]> = {};
-  const runs = { quiet: join(opts.root, "quiet"), loaded: join(opts.root, "loaded") };
-  for (const [name, work] of Object.entries(runs)) {
-    await Deno.mkdir(work, { recursive: true });
-    await seedSnapshots([join(work, "out", "cache")]);
-    const loaded = name === "loaded";
+}): Promise<QuietAndLoaded> {
+  return quietThenLoaded(opts.root, async (work, loaded) => {
     const oracleFlags = [
       "--timeout-ms",
       String(opts.timeoutMs),
@@ -320,16 +341,16 @@ export async function runQuietAndLoaded(opts: {
       ...(opts.extraOracleFlags ?? []),
     ];
     const sh = shellIn(work, opts.bin);
-    said[name] = [ok("execret tasks", await sh('execret tasks "$@"', sourceFlags(opts.sources)))];
-    said[name].push(ok("execret mutate", await sh("execret mutate")));
+    const said = [ok("execret tasks", await sh('execret tasks "$@"', sourceFlags(opts.sources)))];
+    said.push(ok("execret mutate", await sh("execret mutate")));
     const hogs = loaded ? startHogs(opts.hogs ?? 3) : null;
     try {
-      said[name].push(ok("execret oracle", await sh('execret oracle "$@"', oracleFlags)));
+      said.push(ok("execret oracle", await sh('execret oracle "$@"', oracleFlags)));
     } finally {
       await hogs?.stop();
     }
-  }
-  return { quiet: join(runs.quiet, "out"), loaded: join(runs.loaded, "out"), said };
+    return said;
+  });
 }
 
 /**
@@ -339,22 +360,18 @@ export async function runQuietAndLoaded(opts: {
  * work folder of its own under `root`: for a profile whose oracle only
  * reproduce runs (a release profile's re-executes the released pool).
  */
-export async function runReproduceQuietAndLoaded(opts: {
+export function runReproduceQuietAndLoaded(opts: {
   root: string;
   bin: string;
   profile: string;
   hogs?: number;
   flags?: readonly string[];
-}): Promise<{ quiet: string; loaded: string; said: Record<string, string[]> }> {
-  const said: Record<string, string[]> = {};
-  const runs = { quiet: join(opts.root, "quiet"), loaded: join(opts.root, "loaded") };
-  for (const [name, work] of Object.entries(runs)) {
-    await Deno.mkdir(work, { recursive: true });
-    await seedSnapshots([join(work, "out", "cache")]);
-    const hogs = name === "loaded" ? startHogs(opts.hogs ?? 3) : null;
+}): Promise<QuietAndLoaded> {
+  return quietThenLoaded(opts.root, async (work, loaded) => {
+    const hogs = loaded ? startHogs(opts.hogs ?? 3) : null;
     try {
       const sh = shellIn(work, opts.bin);
-      said[name] = [
+      return [
         ok(
           "execret reproduce",
           await sh('execret reproduce --no-site "$@"', [
@@ -367,6 +384,5 @@ export async function runReproduceQuietAndLoaded(opts: {
     } finally {
       await hogs?.stop();
     }
-  }
-  return { quiet: join(runs.quiet, "out"), loaded: join(runs.loaded, "out"), said };
+  });
 }

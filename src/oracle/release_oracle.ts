@@ -111,6 +111,17 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
   const executions: RowOf<typeof EXECUTIONS>[] = [];
   const times: RowOf<typeof EXECUTION_TIMES>[] = [];
   const seen = new Set<string>();
+  /** A suite's rows of executions and execution_times, once per snippet and tests. */
+  const recordExecutions = (r: SuiteResult) => {
+    const key = `${r.codeSha}:${r.testsSha}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    r.outcomes.forEach((o, i) => {
+      const row = { code_sha256: r.codeSha, tests_sha256: r.testsSha, runtime, test_index: i };
+      executions.push({ ...row, outcome: o.outcome });
+      times.push({ ...row, ms: o.ms, cpu_ms: o.cpuMs ?? null });
+    });
+  };
   const counts = new Map<string, number>();
   const count = (gate: string, n = 1) => counts.set(gate, (counts.get(gate) ?? 0) + n);
   for (const job of jobs) {
@@ -156,14 +167,7 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
     count("tests_agreeing", same);
     count("tests_disagreeing", ours.length - same);
 
-    const key = `${r.codeSha}:${r.testsSha}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    r.outcomes.forEach((o, i) => {
-      const row = { code_sha256: r.codeSha, tests_sha256: r.testsSha, runtime, test_index: i };
-      executions.push({ ...row, outcome: o.outcome });
-      times.push({ ...row, ms: o.ms, cpu_ms: o.cpuMs ?? null });
-    });
+    recordExecutions(r);
   }
 
   const notInReleaseRows: RowOf<typeof ORACLE_NOT_IN_RELEASE>[] = [];
@@ -183,14 +187,7 @@ export async function runReleaseOracleStage(options: ReleaseOracleOptions): Prom
     count("not_in_release_pairs");
     count("not_in_release_listings", u.listedBy);
     if (kitPass) count("not_in_release_kit_pass");
-    const key = `${r.codeSha}:${r.testsSha}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    r.outcomes.forEach((o, i) => {
-      const row = { code_sha256: r.codeSha, tests_sha256: r.testsSha, runtime, test_index: i };
-      executions.push({ ...row, outcome: o.outcome });
-      times.push({ ...row, ms: o.ms, cpu_ms: o.cpuMs ?? null });
-    });
+    recordExecutions(r);
   }
 
   const queries = releasedQueryRows(bundle, taskOf);

@@ -354,6 +354,8 @@ export const STAGES: StageDef[] = [
           ...invocationTables(),
         ],
         entry: "src/leaderboard/stage.ts",
+        // The spot check scores a dense model's re-run with the score stage's kernel.
+        assets: [DOT_WORKER],
       }),
     outputs() {
       return Promise.resolve(this.tables.map(table));

@@ -7,7 +7,7 @@
  */
 import { match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { ended, execret } from "./_reproduce.ts";
+import { ended, execret, TEST_TIMEOUT_MS } from "./_reproduce.ts";
 import { openaiServer, userInvocations } from "./_openai_server.ts";
 
 const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
@@ -36,6 +36,7 @@ Deno.test({
           sources: [`jsonl:${tasks}`],
           configs: ["bm25"],
           runtime: "native",
+          timeout_ms: TEST_TIMEOUT_MS,
           bootstrap: 200,
           site: false,
         }),

@@ -11,7 +11,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { sha256Hex } from "../../src/io/hash.ts";
-import { ended, execret, finish, reproduce } from "./_reproduce.ts";
+import { ended, execret, finish, reproduce, TEST_TIMEOUT_MS } from "./_reproduce.ts";
 
 const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 const BUILTIN = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
@@ -41,6 +41,7 @@ async function profileFile(
       sources: [`jsonl:${source}`],
       configs: ["bm25"],
       runtime: "native",
+      timeout_ms: TEST_TIMEOUT_MS,
       bootstrap: 200,
       site: false,
       ...extra,

@@ -30,7 +30,7 @@
  * EXECRET_SITE_READ_ONLY=1 (show the tables as they are; by default a loader
  * first brings the stage that writes its table up to date, see src/site/table_source.ts).
  */
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { pinnedVersion } from "../io/pinned_version.ts";
 import { withBuildLock } from "./build_lock.ts";
@@ -137,6 +137,31 @@ export function buildSite(options: BuildOptions = {}): Promise<{ code: number; o
   );
 }
 
+/**
+ * The first of `path` and its parent folders that exists, when that is not a
+ * folder (so nothing can be written at `path`); undefined otherwise.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { join } from "node:path";
+ * import { blockedBy } from "./build_site.ts";
+ * const file = await Deno.makeTempFile();
+ * strictEqual(blockedBy(join(file, "site")), file);
+ * strictEqual(blockedBy(join(Deno.cwd(), "no-such-folder", "site")), undefined);
+ * ```
+ */
+export function blockedBy(path: string): string | undefined {
+  for (let p = resolve(path);; p = dirname(p)) {
+    try {
+      return Deno.statSync(p).isDirectory ? undefined : p;
+    } catch {
+      // Not there (or under a file): its parent says.
+    }
+    if (dirname(p) === p) return undefined;
+  }
+}
+
 async function buildUnlocked(
   root: string,
   options: BuildOptions,
@@ -149,6 +174,14 @@ async function buildUnlocked(
   };
   // Framework's config reads the output folder from here (observablehq.config.ts).
   env.EXECRET_SITE_OUT = siteOutDir(env);
+  // Said before the build, which would otherwise fail on it only when it
+  // writes its first page, after ~20 CPU-s of work.
+  const blocker = blockedBy(env.EXECRET_SITE_OUT);
+  if (blocker !== undefined) {
+    const output = `error: site output ${env.EXECRET_SITE_OUT}: ${blocker} is a file, not a folder`;
+    if (!options.quiet) console.error(output);
+    return { code: 1, output };
+  }
   await fillFrameworkCache(root, { quiet: options.quiet });
   await clearLoaderCache(root);
   await clearOutput(env.EXECRET_SITE_OUT);

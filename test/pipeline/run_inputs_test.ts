@@ -263,7 +263,10 @@ Deno.test({
         }).spawn(),
       );
       assertEquals(r.code, 1);
-      oneErrorLine(r.text, /site build failed .*the run's tables are complete/);
+      oneErrorLine(
+        r.text,
+        /site build failed .*: .*a-file is a file, not a folder; the run's tables are complete/,
+      );
       assertEquals((await ended(execret(out, ["check"]))).code, 0, "the run itself is complete");
     });
     await t.step("an output folder that is a file, before any work", async () => {

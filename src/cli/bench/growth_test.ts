@@ -13,6 +13,7 @@ import {
   type ScaleMeasure,
 } from "./growth.ts";
 import { growthTasks, taskJsonl } from "./growth_tasks.ts";
+import { builtinTaskLines } from "../../../test/support/builtin_tasks.ts";
 
 const builtin = async () => (await buildTasks({ sources: ["builtin"], quiet: true })).rows;
 
@@ -121,7 +122,11 @@ Deno.test({
     const out = await Deno.makeTempDir({ prefix: "growth-test-" });
     try {
       // 2 base tasks at 1.5×: both as they are, plus copy 1 of the first (renamed).
-      const result = await runGrowth({ scales: [1.5], out, sources: ["builtin"], base: 2 });
+      // Built-in ones none of whose mutants loops: no test waits out the default 1,000 ms.
+      const tasks = join(out, "base.jsonl");
+      const lines = await builtinTaskLines({ loops: false });
+      await Deno.writeTextFile(tasks, lines.slice(0, 2).join("\n") + "\n");
+      const result = await runGrowth({ scales: [1.5], out, sources: [`jsonl:${tasks}`], base: 2 });
       const [s] = result.scales;
       assertEquals(s.tasks, 3);
       assertEquals(s.stages.map((m) => m.stage), GROWTH_STAGES);

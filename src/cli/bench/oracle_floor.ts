@@ -3,6 +3,7 @@ import type { NativeRuntime } from "../../oracle/native_slots.ts";
 import type { Job } from "../../oracle/outcome.ts";
 import { driverSource } from "../../oracle/driver_source.ts";
 import { lockedDownWorker, pyodideDir } from "../../oracle/pyodide_slots.ts";
+import { ensureSnapshot } from "../../oracle/pool.ts";
 import { median } from "../../common/median.ts";
 
 /**
@@ -175,10 +176,13 @@ export async function interpreterFloor(
   try {
     await writeLine(jobsJson);
     const ready = reply("ready");
+    // The oracle's own snapshot: a cold load of Pyodide costs ~7 CPU-s, restoring it ~1.
+    const snapshot = await Deno.readFile(await ensureSnapshot());
     worker.postMessage({
       type: "init",
       indexURL: pyodideDir(),
       driver: driverSource(),
+      snapshot,
       floor: FLOOR,
       jobs: jobsJson,
     });

@@ -11,6 +11,8 @@ interface Init {
   type: "init";
   indexURL: string;
   driver: string;
+  /** The oracle's memory snapshot (interpreter loaded, driver defined), when there is one. */
+  snapshot?: Uint8Array;
   floor: string;
   jobs: string;
 }
@@ -21,8 +23,13 @@ self.onmessage = async (e: MessageEvent) => {
   const msg = e.data as Init | { type: "pass" };
   try {
     if (msg.type === "init") {
-      const py = await loadPyodide({ indexURL: msg.indexURL, stdout: () => {}, stderr: () => {} });
-      py.runPython(msg.driver);
+      const py = await loadPyodide({
+        indexURL: msg.indexURL,
+        stdout: () => {},
+        stderr: () => {},
+        _loadSnapshot: msg.snapshot,
+      });
+      if (!msg.snapshot) py.runPython(msg.driver);
       py.runPython(msg.floor);
       const setup = py.globals.get("_floor_setup");
       setup(msg.jobs);

@@ -149,6 +149,7 @@ export function buildSite(options: BuildOptions = {}): Promise<{ code: number; o
  * const file = await Deno.makeTempFile();
  * strictEqual(blockedBy(join(file, "site")), file);
  * strictEqual(blockedBy(join(Deno.cwd(), "no-such-folder", "site")), undefined);
+ * await Deno.remove(file);
  * ```
  */
 export function blockedBy(path: string): string | undefined {

@@ -178,14 +178,11 @@ export async function interpreterFloor(
     const ready = reply("ready");
     // The oracle's own snapshot: a cold load of Pyodide costs ~7 CPU-s, restoring it ~1.
     const snapshot = await Deno.readFile(await ensureSnapshot());
-    worker.postMessage({
-      type: "init",
-      indexURL: pyodideDir(),
-      driver: driverSource(),
-      snapshot,
-      floor: FLOOR,
-      jobs: jobsJson,
-    });
+    // Handed over, not copied: ~30 MB.
+    worker.postMessage(
+      { type: "init", indexURL: pyodideDir(), snapshot, floor: FLOOR, jobs: jobsJson },
+      [snapshot.buffer],
+    );
     const pyodideVersion = (await ready).version;
     const nativeVersion = await readLine();
     const pyodideTimes: number[] = [], nativeTimes: number[] = [];

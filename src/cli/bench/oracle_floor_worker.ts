@@ -10,9 +10,8 @@ import { loadPyodide } from "pyodide";
 interface Init {
   type: "init";
   indexURL: string;
-  driver: string;
-  /** The oracle's memory snapshot (interpreter loaded, driver defined), when there is one. */
-  snapshot?: Uint8Array;
+  /** The oracle's memory snapshot: the interpreter loaded, the driver defined. */
+  snapshot: Uint8Array;
   floor: string;
   jobs: string;
 }
@@ -29,7 +28,6 @@ self.onmessage = async (e: MessageEvent) => {
         stderr: () => {},
         _loadSnapshot: msg.snapshot,
       });
-      if (!msg.snapshot) py.runPython(msg.driver);
       py.runPython(msg.floor);
       const setup = py.globals.get("_floor_setup");
       setup(msg.jobs);

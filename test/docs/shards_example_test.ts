@@ -9,10 +9,10 @@
 import { match, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { seedSnapshot } from "../../src/oracle/pool.ts";
+import { builtinTaskLines } from "../support/builtin_tasks.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const REFERENCE = await Deno.readTextFile(join(ROOT, "REFERENCE.md"));
-const BUILTIN = join(ROOT, "data", "builtin_tasks.jsonl");
 const N = 4;
 
 /** The shell block of the reference's shard section. */
@@ -56,7 +56,7 @@ Deno.test({
       return text;
     };
     const tasks = join(work, "tasks.jsonl");
-    const lines = (await Deno.readTextFile(BUILTIN)).split("\n").filter((l) => l.trim());
+    const lines = await builtinTaskLines();
     await Deno.writeTextFile(tasks, lines.slice(0, 8).join("\n") + "\n");
     // "after `execret tasks` and `execret mutate`, same inputs everywhere"
     await sh(`execret tasks --source jsonl:${tasks} --quiet`);

@@ -6,12 +6,12 @@ import { ok } from "node:assert/strict";
 import { sha256Hex } from "../../src/io/hash.ts";
 import { processTree } from "../../src/cli/bench/growth_rss.ts";
 import { measuredTables } from "../../src/tables/catalog.ts";
+import { builtinTaskLines } from "../support/builtin_tasks.ts";
 
 const MEASUREMENTS = new RegExp(`^(${measuredTables().join("|")})\\.`);
 
 const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
-const BUILTIN = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
 
 /**
  * The per-test limit of the tests' runs over built-in tasks. Limits count a
@@ -35,7 +35,7 @@ export async function quickSubsetProfile(
   overrides: Record<string, unknown> & { name: string },
 ): Promise<string> {
   const source = join(root, `${overrides.name}.jsonl`);
-  const lines = (await Deno.readTextFile(BUILTIN)).split("\n").filter((l) => l.trim() !== "");
+  const lines = await builtinTaskLines();
   await Deno.writeTextFile(source, lines.slice(0, tasks).join("\n") + "\n");
   const quick = JSON.parse(await Deno.readTextFile(QUICK));
   const profile = join(root, `${overrides.name}.json`);

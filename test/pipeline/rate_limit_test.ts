@@ -9,9 +9,9 @@ import { match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { ended, execret, TEST_TIMEOUT_MS } from "./_reproduce.ts";
 import { openaiServer, userInvocations } from "./_openai_server.ts";
+import { builtinTaskLines } from "../support/builtin_tasks.ts";
 
 const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
-const BUILTIN = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
 const DIMS = 16;
 const LIMITED_MS = 70_000;
 
@@ -24,7 +24,7 @@ Deno.test({
     const server = openaiServer(DIMS, { kind: "rate_limited_until", at: started + LIMITED_MS });
     try {
       const tasks = join(root, "tasks.jsonl");
-      const lines = (await Deno.readTextFile(BUILTIN)).split("\n").filter((l) => l.trim());
+      const lines = await builtinTaskLines();
       await Deno.writeTextFile(tasks, lines.slice(0, 4).join("\n") + "\n");
       const profile = join(root, "small.json");
       const quick = JSON.parse(await Deno.readTextFile(QUICK));

@@ -12,11 +12,11 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { sha256Hex } from "../../src/io/hash.ts";
 import { ended, execret, finish, reproduce, TEST_TIMEOUT_MS } from "./_reproduce.ts";
+import { builtinTaskLines } from "../support/builtin_tasks.ts";
 
 const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
-const BUILTIN = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
 const QUICK = new URL("../../data/profiles/quick.json", import.meta.url);
-const builtinLines = (await Deno.readTextFile(BUILTIN)).split("\n").filter((l) => l.trim());
+const builtinLines = await builtinTaskLines();
 
 /** Write the first `n` built-in tasks (after skipping `from`) to `path`. */
 async function tasksFile(path: string, n: number, from = 0): Promise<string> {

@@ -14,6 +14,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { seedSnapshot } from "../../src/oracle/pool.ts";
 import { digests, finish, quickSubsetProfile, reproduce } from "./_reproduce.ts";
+import { builtinTaskLines } from "../support/builtin_tasks.ts";
 
 Deno.test({
   name: "a warm run of a second profile equals its cold run byte for byte; stale files go",
@@ -44,9 +45,7 @@ Deno.test({
     // A bm25-only profile over other tasks, in the same folder.
     const sparse = join(root, "sparse.jsonl");
     const lines = (await Deno.readTextFile(join(root, "first.jsonl"))).split("\n");
-    const builtin = new URL("../../data/builtin_tasks.jsonl", import.meta.url);
-    const others = (await Deno.readTextFile(builtin)).split("\n").filter((l) => l.trim())
-      .filter((l) => !lines.includes(l)).slice(0, 6);
+    const others = (await builtinTaskLines()).filter((l) => !lines.includes(l)).slice(0, 6);
     await Deno.writeTextFile(sparse, others.join("\n") + "\n");
     const bm25 = join(root, "bm25.json");
     const quick = JSON.parse(await Deno.readTextFile(second));

@@ -27,6 +27,11 @@ $(LOCAL_DENO):
 	  npm install --prefix .tools --no-save --no-audit --no-fund deno@$(DENO_VERSION) >/dev/null; \
 	fi
 
+# node_modules is made here, once: deno.json says "manual", so no `deno run`
+# takes a lock on it at start to sync it. With "auto" every one did, and a
+# command started while another Deno process of the kit held that lock
+# waited and said "Blocking waiting for file lock on node_modules directory"
+# on stderr (seen in `execret sql` beside make test's jobs).
 node_modules/.execret-installed: deno.json deno.lock | $(if $(SYSTEM_DENO),,$(LOCAL_DENO))
 	$(DENO) install --frozen
 	@touch node_modules/.execret-installed

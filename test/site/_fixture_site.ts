@@ -1,8 +1,9 @@
 /**
- * The fixture run and its built site, made once per test process and shared
- * by every browser check of test/site (site_test.ts, budget_test.ts): a site
- * build costs ~30 s of a 2-core machine, the checks only read it. Removed
- * when the process ends.
+ * The fixture run and its built site, made once per test module and shared
+ * by its checks (site_test.ts: the pages in Chromium, and the figure files):
+ * a site build costs ~12 CPU-s, the checks only read it. `deno test` gives
+ * each module an isolate of its own, so a second module calling this builds
+ * the site again. Removed when the module's isolate ends.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";

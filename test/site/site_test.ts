@@ -15,6 +15,7 @@ import { lineDiff } from "../../src/site/report/diff.ts";
 import { fmt, fmtCI, fmtP, fmtPct } from "../../src/site/report/format.ts";
 import config from "../../observablehq.config.ts";
 import { fixtureSite } from "./_fixture_site.ts";
+import { checkFigures } from "./figures_checks.ts";
 import { rawValueLines } from "./raw_values.ts";
 import { siteSession, tableRows, WAIT } from "./_site_session.ts";
 
@@ -66,6 +67,17 @@ const READY: Record<string, string[]> = {
     "[data-testid=audit-mutations] table",
   ],
 };
+
+// Here, not in a file of its own, so that it reads the site this module builds.
+Deno.test({
+  name: "each figure is a Vega-Lite spec and an SVG holding the run's numbers",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { out, site } = await fixtureSite();
+    await checkFigures(out, site);
+  },
+});
 
 Deno.test({
   name: "report site renders the fixture run's numbers offline",

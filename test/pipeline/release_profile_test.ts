@@ -5,15 +5,15 @@
  * kit), every released metric and McNemar p of the dense systems equals the
  * kit's at the released precision, every top 10 is identical, the oracle's
  * agreement table covers every released snippet, and `execret check` passes.
- * The base run's site shows the paper's numbers beside the kit's
- * (test/site/release_site_page.ts). Then one changed embedding value, cache
- * outcome or released metric in a copy is flagged, and nothing else is; the
- * Leaderboard shown the changed metric's run's tables flags that cell too
- * (on the base run's built site, in the site test's browser:
- * checkFlaggedCell). The base run and a regenerated benchmark make one site
- * of both runs, checked page by page at 20 Mbit/s (test/site/runs_site.ts).
- * Each run is made once
- * for every check that reads it.
+ * The base run and a regenerated benchmark make one site of both runs
+ * (test/site/runs_site.ts): the base run's pages there show the paper's
+ * numbers beside the kit's (test/site/release_site_page.ts), and every page
+ * of both runs is checked at 20 Mbit/s. Then one changed embedding value,
+ * cache outcome or released metric in a copy is flagged, and nothing else
+ * is; the Leaderboard shown the changed metric's run's tables flags that
+ * cell too (the base run's page of that site, in the site test's browser:
+ * checkFlaggedCell). Each run and the site are made once for every check
+ * that reads them.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join, relative } from "node:path";
@@ -27,7 +27,7 @@ import {
   checkFlaggedCell,
   checkReleaseSite,
 } from "../site/release_site_page.ts";
-import { checkRunsSite } from "../site/runs_site.ts";
+import { buildReleaseRunsSite, checkRunsSite, type RunsSite } from "../site/runs_site.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = join(ROOT, "src/cli/main.ts");
@@ -46,11 +46,11 @@ await Deno.writeTextFile(
   JSON.stringify({ ...release, name: "release-test", bootstrap: 1000 }),
 );
 
-/** Run the profile on `bundle` into `out`; with the site (the profile's own setting) when `site`. */
-async function run(bundle: string, out: string, site = false): Promise<string> {
+/** Run the profile on `bundle` into `out`, without its site (runsSite builds the one site). */
+async function run(bundle: string, out: string): Promise<string> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-worker-options", "--cached-only", MAIN, "reproduce"]
-      .concat(["--profile", profile], site ? [] : ["--no-site"]),
+      .concat(["--profile", profile, "--no-site"]),
     env: {
       EXECRET_OUT: out,
       EXECRET_CACHE: cache,
@@ -103,9 +103,27 @@ const flagged = (out: string) =>
   );
 
 const base = join(tmp, "base");
-/** The run of the fixture bundle itself, site included, made once for the two tests that read it. */
+/** The run of the fixture bundle itself, made once for every test that reads it. */
 let baseRun: Promise<string> | undefined;
-const runBase = () => baseRun ??= run(FIXTURE, base, true);
+const runBase = () => baseRun ??= run(FIXTURE, base);
+
+/**
+ * The site of the base run and a regenerated benchmark, built once: the
+ * release's pages are checked under its `/release/` and every page of both
+ * runs through the paced link. The base run builds no site of its own: it
+ * would be the same pages at the root, ~14 CPU-s of build (its own-site
+ * build is the same code as every `make reproduce`'s, which the rerank and
+ * site tests build).
+ */
+let runsSiteBuilt: Promise<RunsSite> | undefined;
+const runsSite = () =>
+  runsSiteBuilt ??= (async () => {
+    await runBase();
+    return await buildReleaseRunsSite(
+      base,
+      await Deno.makeTempDir({ dir: tmp, prefix: "runs-site-" }),
+    );
+  })();
 
 /**
  * The three runs of an edited bundle copy, each made once, after the base
@@ -308,10 +326,14 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     await runBase();
-    // The base run's site is built: the edited bundles' runs go on while
-    // Chromium checks it, instead of one after another. They end within this
-    // test, even when it runs alone or fails: no run outlives its test.
+    // The edited bundles' runs go on while the site is built and Chromium
+    // checks it, instead of one after another. They end within this test,
+    // even when it runs alone or fails: no run outlives its test.
     const edited = startEditedRuns();
+    const { site } = await runsSite().catch(async (e) => {
+      await edited;
+      throw e;
+    });
     // One browser for the base run's pages and the changed metric's
     // Leaderboard (a launch costs ~3 CPU-s), and one context: in one
     // process Chromium renders pages of a single context (launchChromium).
@@ -319,12 +341,12 @@ Deno.test({
     try {
       // 1280 px wide: the pages' tables and charts are checked for cut text at that width.
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      await checkReleaseSite(t, base, context);
+      await checkReleaseSite(t, base, context, site, "release");
       await t.step(
         "the Leaderboard shown the changed metric's tables flags that cell",
         async () => {
           const { out, changed } = await runMetric();
-          await checkFlaggedCell(context, join(base, "site"), out, changed);
+          await checkFlaggedCell(context, site, "release", out, changed);
         },
       );
     } finally {
@@ -339,8 +361,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    await runBase();
-    await checkRunsSite(base, await Deno.makeTempDir({ dir: tmp, prefix: "runs-site-" }));
+    await checkRunsSite(await runsSite());
   },
 });
 

@@ -1,6 +1,7 @@
 /**
- * The site of a release run, checked in headless Chromium: serve it on
- * loopback and check that the Overview shows the paper's headline numbers
+ * The pages of a release run, checked in headless Chromium on a site of
+ * several runs (src/site/site_runs.ts, where they are under `/<run>/`):
+ * serve it on loopback and check that the Overview shows the paper's headline numbers
  * regenerated from the released systems and the comparison's status line,
  * and that the Leaderboard, Significance and Functional-gap pages set
  * released numbers beside the kit's with no cell flagged, and the Release
@@ -9,7 +10,7 @@
  * bundle copy with one released metric changed (re-signed in SHA256SUMS,
  * {@link alterReleasedExec1}), that exactly that cell is flagged on the
  * Leaderboard. The runs (`execret reproduce` with the release profile on the
- * committed fixture bundle, through the CLI, site included) are the ones
+ * committed fixture bundle, through the CLI) are the ones
  * test/pipeline/release_profile_test.ts checks table by table, where these
  * checks run too: each run is made once for both.
  */
@@ -68,13 +69,16 @@ async function settle(page: Page, path: string, problems: string[]) {
 }
 
 /**
- * Check the site of the release run in `out` (its site in `out/site`), one
- * step of `t` per page; the run's tables give every expected number.
+ * Check the pages of the release run in `out` on the site built in `site`,
+ * where they are under `/<run>/` (a site of several runs), one step of `t`
+ * per page; the run's tables give every expected number.
  */
 export async function checkReleaseSite(
   t: Deno.TestContext,
   out: string,
   context: BrowserContext,
+  site: string,
+  run: string,
 ): Promise<void> {
   const problems: string[] = [];
   const servers: { close(): Promise<void> }[] = [];
@@ -86,12 +90,12 @@ export async function checkReleaseSite(
     const oracle = await tables("oracle_agreement");
     ok(comparison.length > 0, "the release run wrote no paper_comparison rows");
 
-    const server = serveSite(join(out, "site"));
+    const server = serveSite(site);
     servers.push(server);
     // Each step's page loads while the step before it runs (pages_ahead.ts).
     const openAhead = pagesAhead(
       ["/", "/leaderboard", "/significance", "/gap", "/benchmark", "/audit"],
-      reusedTabs(context, server.url, {
+      reusedTabs(context, `${server.url}/${run}`, {
         problem: (path, text) => problems.push(`${path}: ${text}`),
       }),
     );
@@ -303,14 +307,15 @@ async function loaderOutput(out: string, file: string): Promise<Buffer> {
 /**
  * Check that the Leaderboard flags exactly the changed cell of the run in
  * `out2` (a bundle copy with one released metric changed): the page as built
- * in `site` (the base run's site, from the same release but for that value)
- * shown with the Leaderboard's data from `out2`, made by its own data
- * loader. The page's code and every other file are the built site's; a
- * whole second site build cost ~14 CPU-s for this one file.
+ * in `site` under `/<run>/` (the base run's pages, from the same release but
+ * for that value) shown with the Leaderboard's data from `out2`, made by its
+ * own data loader. The page's code and every other file are the built
+ * site's; a whole second site build cost ~14 CPU-s for this one file.
  */
 export async function checkFlaggedCell(
   context: BrowserContext,
   site: string,
+  run: string,
   out2: string,
   changed: number,
 ): Promise<void> {
@@ -322,7 +327,7 @@ export async function checkFlaggedCell(
     // Framework names a data file by content (`_file/data/<name>.<hash>.json`).
     // Only this server's: the context may hold pages of another site.
     const dataFile = new RegExp(
-      `^${RegExp.escape(server.url)}/_file/data/page_leaderboard\\.[0-9a-f]+\\.json$`,
+      `^${RegExp.escape(server.url)}/_file/${run}/data/page_leaderboard\\.[0-9a-f]+\\.json$`,
     );
     await context.route(dataFile, async (route) => {
       served++;
@@ -330,7 +335,7 @@ export async function checkFlaggedCell(
     });
     const page = await reusedTabs(context, server.url, {
       problem: (path, text) => problems.push(`${path}: ${text}`),
-    })("/leaderboard", 0);
+    })(`/${run}/leaderboard`, 0);
     await page.locator("[data-testid=leaderboard] .release-cell").first().waitFor(WAIT);
     await settle(page, "/leaderboard", problems);
     assertEquals(served, 1, `${LEADERBOARD_DATA} served from the changed run`);

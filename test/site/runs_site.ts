@@ -17,8 +17,17 @@ import { figuresTable, measurePages, overBudget } from "./_page_budget.ts";
 
 const BASE = "/execret-kit/";
 
-/** Build and check the site of the release run in `release` and a fixture run made under `tmp`. */
-export async function checkRunsSite(release: string, tmp: string): Promise<void> {
+/** A site of two runs, built: its folder and its runs. */
+export interface RunsSite {
+  site: string;
+  runs: SiteRun[];
+}
+
+/**
+ * Build the site of the release run in `release` (as run `release`) and a
+ * fixture run made under `tmp` (as run `regenerated`).
+ */
+export async function buildReleaseRunsSite(release: string, tmp: string): Promise<RunsSite> {
   const regenerated = join(tmp, "regenerated");
   await makeFixtureRunInProcess(regenerated);
   const runs: SiteRun[] = [
@@ -31,6 +40,12 @@ export async function checkRunsSite(release: string, tmp: string): Promise<void>
     env: { EXECRET_SITE_OUT: site, EXECRET_SITE_READ_ONLY: "1" },
   });
   assertEquals(built.code, 0, built.output.slice(-3000));
+  return { site, runs };
+}
+
+/** Check the built site of two runs page by page through the paced link. */
+export async function checkRunsSite({ site, runs }: RunsSite): Promise<void> {
+  const [release, regenerated] = runs.map((r) => r.out);
 
   const banners = new Map<string, string>();
   const sqlRows: string[][] = [];

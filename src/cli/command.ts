@@ -1,11 +1,13 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UserError } from "../io/user_error.ts";
 
-/** A subcommand of `execret`. Each lives in its own file under `commands/`. */
+/**
+ * A subcommand of `execret`. Each lives in its own file under `commands/`;
+ * its line in the command list is in `commands.ts`, which loads the file
+ * only when the command runs.
+ */
 export interface Command {
   name: string;
-  /** One line for the command list. */
-  summary: string;
   /** Full `--help` text: usage line, then options. */
   help: string;
   /** Run with the arguments after the command name; resolve to the exit code. */

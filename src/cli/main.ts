@@ -65,11 +65,12 @@ export async function main(argv: string[]): Promise<number> {
     console.log(usage());
     return name === undefined ? 2 : 0;
   }
-  const command: Command | undefined = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     console.error(`execret: unknown command "${name}" (try execret --help)`);
     return 2;
   }
+  const command: Command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     console.log(command.help);
     return 0;

@@ -21,7 +21,6 @@ const benches: Record<string, (args: string[]) => Promise<number>> = {
 /** `execret bench <stage>|all`: benchmarks of the pipeline's hot stages. */
 export const benchCommand: Command = {
   name: "bench",
-  summary: "Benchmarks of the pipeline's hot stages",
   help: `usage: execret bench <${Object.keys(benches).join("|")}|all> [options]
 
 Run a stage's benchmark and print its figures (rates, timings, ratios).

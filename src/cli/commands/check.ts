@@ -5,7 +5,6 @@ import { runChecks } from "../../check/check.ts";
 /** `execret check`: integrity audit of a finished run. */
 export const checkCommand: Command = {
   name: "check",
-  summary: "Audit a finished run's integrity",
   help: `usage: execret check [--json]
 
 Audit the run in out/ (or EXECRET_OUT), in the spirit of the paper's sanity

@@ -15,7 +15,6 @@ import { type EmbeddingSummary, summarizeEmbeddingFile } from "../../embed/embed
 /** `execret embed`: embed queries and corpus for configs into out/embeddings/. */
 export const embedCommand: Command = {
   name: "embed",
-  summary: "Embed queries and corpus for configs into out/embeddings/",
   help:
     `usage: execret embed --config NAME [--config NAME]... [--workers N] [--shard i/n] [--skip-unavailable] [--quiet] [--json]
        execret embed --check [--config NAME]... [--json]

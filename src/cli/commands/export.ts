@@ -5,7 +5,6 @@ import { runExport } from "../../results/run_export.ts";
 /** `execret export`: write trec runs/qrels and a beir-layout copy of the benchmark. */
 export const exportCommand: Command = {
   name: "export",
-  summary: "Write TREC runs/qrels and a BEIR-layout copy of the benchmark",
   help: `usage: execret export [--trec] [--beir] [--out DIR] [--json]
 
 Write, under DIR (default out/export):

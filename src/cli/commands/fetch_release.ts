@@ -10,7 +10,6 @@ import {
 /** `execret fetch-release`: download and verify the paper's release bundle. */
 export const fetchReleaseCommand: Command = {
   name: "fetch-release",
-  summary: "Download and verify the paper's release bundle",
   help: `usage: execret fetch-release [REPO][@REVISION] [--json] [--quiet]
 
 Download the release bundle, a Hugging Face dataset repository (default

@@ -10,7 +10,6 @@ import { reproduceCommand } from "./reproduce.ts";
  */
 export const importReleaseCommand: Command = {
   name: "import-release",
-  summary: "The release run on a bundle on disk (reproduce --profile release --source release:DIR)",
   help: `usage: execret import-release DIR [reproduce's options]
 
 The same as: execret reproduce --profile release --source release:DIR

@@ -70,7 +70,6 @@ function line(o: EntryOutcome): string {
 /** `execret leaderboard verify|add`. */
 export const leaderboardCommand: Command = {
   name: "leaderboard",
-  summary: "Verify contributed leaderboard entries, or add one from a config of this run",
   help: HELP,
   async run(args) {
     const [sub, ...rest] = args;

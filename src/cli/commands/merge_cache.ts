@@ -6,7 +6,6 @@ import { cacheDir } from "../../io/paths.ts";
 /** `execret merge-cache DIR...`: merge shard cache folders into the local cache. */
 export const mergeCacheCommand: Command = {
   name: "merge-cache",
-  summary: "Merge the cache folders of --shard runs into the local cache",
   help: `usage: execret merge-cache DIR... [--json]
 
 Merge cache folders written by \`execret oracle --shard i/n\` and

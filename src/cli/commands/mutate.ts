@@ -7,7 +7,6 @@ import { BUG_TYPES } from "../../tables/schema.ts";
 /** `execret mutate`: generate single-edit buggy candidates into mutants.arrow. */
 export const mutateCommand: Command = {
   name: "mutate",
-  summary: "Generate single-edit buggy candidates into mutants.arrow",
   help: `usage: execret mutate [--seed N] [--extensions] [--workers N] [--quiet] [--json]
 
 Read out/tables/tasks.arrow, make every syntactically valid single-edit variant

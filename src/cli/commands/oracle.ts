@@ -51,7 +51,6 @@ export function formatValidation(rows: readonly GateCount[]): string {
 /** `execret oracle`: execute every snippet's tests; build queries, corpus, validation. */
 export const oracleCommand: Command = {
   name: "oracle",
-  summary: "Execute every snippet's tests; build queries, corpus, validation",
   help:
     `usage: execret oracle [--runtime pyodide|native] [--workers N] [--timeout-ms N] [--shard i/n] [--quiet] [--json]
 

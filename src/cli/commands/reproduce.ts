@@ -20,7 +20,6 @@ import { ALL_CHECKS } from "../../check/all_checks.ts";
 /** `execret reproduce`: every stage of a profile in order, then the site. */
 export const reproduceCommand: Command = {
   name: "reproduce",
-  summary: "Run every stage of a profile, then build the site",
   help: `usage: execret reproduce [--profile NAME|PATH] [--source SOURCE]... [--config NAME]...
                          [--invocations FILE]... [--skip-unavailable] [--strict]
                          [--no-site] [--json]

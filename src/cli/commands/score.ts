@@ -5,7 +5,6 @@ import { runScoreStage } from "../../score/score_stage.ts";
 /** `execret score`: rank the pool for every embedded config into rankings.arrow. */
 export const scoreCommand: Command = {
   name: "score",
-  summary: "Rank the pool for every embedded config into rankings.arrow",
   help: `usage: execret score [--config NAME]... [--threads N] [--quiet] [--json]
 
 Score every query of out/tables/queries.arrow against the whole pool of

@@ -9,7 +9,6 @@ const FORMATS = ["table", "csv", "json"] as const;
 /** `execret sql`: SQL (DuckDB) over every table of the run. */
 export const sqlCommand: Command = {
   name: "sql",
-  summary: "Run SQL (DuckDB) over every table of the run",
   help: `usage: execret sql "<SQL>" [--format table|csv|json] [--unrestricted]
 
 Run one SQL statement with DuckDB over every table of the run. Each table is

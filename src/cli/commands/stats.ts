@@ -42,7 +42,6 @@ async function headline(): Promise<string> {
 /** `execret stats`: per-query metrics, bootstrap intervals and pairwise tests. */
 export const statsCommand: Command = {
   name: "stats",
-  summary: "Per-query metrics, bootstrap intervals and pairwise tests",
   help: `usage: execret stats [--bootstrap N] [--seed N] [--k K]... [--quiet] [--json]
 
 From out/tables/per_query.arrow (written by \`execret score\`), write:

@@ -16,7 +16,6 @@ const REJECTS_SHOWN = 20;
 /** `execret tasks`: read task sources into out/tables/tasks.arrow (+ rejects). */
 export const tasksCommand: Command = {
   name: "tasks",
-  summary: "Read task sources into out/tables/tasks.arrow (+ rejects)",
   help: `usage: execret tasks [--source NAME]... [--mirror DIR] [--strict] [--json] [--quiet]
 
 Read task sources into the tasks table (out/tables/tasks.arrow, an Arrow IPC

@@ -11,7 +11,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { loadPyodide } from "pyodide";
 import { CApi } from "./pyodide_capi.ts";
-import { ensureSnapshot } from "./pool.ts";
+import { shellSnapshot } from "../../test/support/shell_cache.ts";
 import { pyodideDir } from "./pyodide_slots.ts";
 
 const PROBE = `
@@ -59,7 +59,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const snapshot = await Deno.readFile(await ensureSnapshot());
+    const snapshot = await Deno.readFile(await shellSnapshot());
     const py = await loadPyodide({
       indexURL: pyodideDir(),
       stdout: () => {},

@@ -4,6 +4,7 @@ import type { Job } from "../../oracle/outcome.ts";
 import { driverSource } from "../../oracle/driver_source.ts";
 import { lockedDownWorker, pyodideDir } from "../../oracle/pyodide_slots.ts";
 import { ensureSnapshot } from "../../oracle/pool.ts";
+import { cacheDir } from "../../io/paths.ts";
 import { median } from "../../common/median.ts";
 
 /**
@@ -90,12 +91,14 @@ export interface FloorFigures {
  * after one warm-up pass each. What the oracle's pools add (processes,
  * messages, timers, watchers) is left out, so the ratio is the floor set by
  * the interpreters themselves. Jobs must not loop: nothing here interrupts
- * them.
+ * them. Pyodide starts from the oracle's memory snapshot in `cache` (the
+ * run's cache folder by default), made there when missing.
  */
 export async function interpreterFloor(
   jobs: Job[],
   passes: number,
   native: Pick<NativeRuntime, "python" | "wrapper">,
+  cache: string = cacheDir(),
 ): Promise<FloorFigures> {
   const jobsJson = JSON.stringify(
     jobs.map((j) => ({ setup: j.setup, code: j.code, tests: j.tests })),
@@ -177,7 +180,7 @@ export async function interpreterFloor(
     await writeLine(jobsJson);
     const ready = reply("ready");
     // The oracle's own snapshot: a cold load of Pyodide costs ~7 CPU-s, restoring it ~1.
-    const snapshot = await Deno.readFile(await ensureSnapshot());
+    const snapshot = await Deno.readFile(await ensureSnapshot(cache));
     // Handed over, not copied: ~30 MB.
     worker.postMessage(
       { type: "init", indexURL: pyodideDir(), snapshot, floor: FLOOR, jobs: jobsJson },

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
 import { interpreterFloor } from "./oracle_floor.ts";
 import { nativeRuntime } from "../../oracle/native_slots.ts";
+import { SHELL_CACHE } from "../../../test/support/shell_cache.ts";
 
 const jobs = [
   {
@@ -18,7 +19,7 @@ const jobs = [
 ];
 
 Deno.test("interpreter floor: both interpreters run the same suites, in turns, and report their speed", async () => {
-  const f = await interpreterFloor(jobs, 2, await nativeRuntime());
+  const f = await interpreterFloor(jobs, 2, await nativeRuntime(), SHELL_CACHE);
   // 2 + 1 + 1 + 0 passing tests: the suites really ran, alike in both.
   assertEquals([f.pyodidePassed, f.nativePassed], [4, 4]);
   for (const s of [f.pyodideSeconds, f.nativeSeconds]) ok(s > 0 && Number.isFinite(s), `${s}`);

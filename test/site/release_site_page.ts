@@ -1,16 +1,16 @@
 /**
  * The pages of a release run, checked in headless Chromium on a site of
  * several runs (src/site/site_runs.ts, where they are under `/<run>/`):
- * serve it on loopback and check that the Overview shows the paper's headline numbers
- * regenerated from the released systems and the comparison's status line,
- * and that the Leaderboard, Significance and Functional-gap pages set
- * released numbers beside the kit's with no cell flagged, and the Release
- * audit page shows the run's own comparison, findings and oracle agreement
- * (never "No release has been audited"); and, on a run of a
- * bundle copy with one released metric changed (re-signed in SHA256SUMS,
- * {@link alterReleasedExec1}), that exactly that cell is flagged on the
- * Leaderboard. The runs (`execret reproduce` with the release profile on the
- * committed fixture bundle, through the CLI) are the ones
+ * serve it on loopback and check that the Overview shows the paper's
+ * headline numbers regenerated from the released systems and the
+ * comparison's status line, and that the Leaderboard, Significance and
+ * Functional-gap pages set released numbers beside the kit's with no cell
+ * flagged, and the Release audit page shows the run's own comparison,
+ * findings and oracle agreement (never "No release has been audited"); and,
+ * on a run of a bundle copy with one released metric changed (re-signed in
+ * SHA256SUMS, {@link alterReleasedExec1}), that exactly that cell is flagged
+ * on the Leaderboard. The runs (`execret reproduce` with the release profile
+ * on the committed fixture bundle, through the CLI) are the ones
  * test/pipeline/release_profile_test.ts checks table by table, where these
  * checks run too: each run is made once for both.
  */

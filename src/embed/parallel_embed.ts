@@ -172,10 +172,9 @@ async function startWorker(inv: Invocation, modelsDir?: string): Promise<WorkerP
       "--quiet",
       "--cached-only",
       "--no-prompt",
+      // deno.json's nodeModulesDir "manual": node_modules as installed, no lock
+      // on it or sync at start (which made workers wait for other processes).
       `--config=${CONFIG}`,
-      // Use node_modules as installed: no lock on it or sync at start, which
-      // made workers wait for any other Deno process of the kit.
-      "--node-modules-dir=manual",
       `--allow-read=${read.join(",")}`,
       WORKER,
     ],

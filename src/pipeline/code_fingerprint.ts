@@ -32,15 +32,14 @@ function packageOf(path: string): string | null {
 }
 
 async function listGraph(root: string, entry: string): Promise<ModuleGraph> {
-  // manual: read the installed node_modules, never install or fetch; no
-  // remote modules and no lockfile writes either.
+  // deno.json's nodeModulesDir "manual": read the installed node_modules,
+  // never install or fetch; no remote modules and no lockfile writes either.
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "info",
       "--json",
       "--no-remote",
       "--no-lock",
-      "--node-modules-dir=manual",
       "--config",
       join(root, "deno.json"),
       join(root, entry),

@@ -17,7 +17,7 @@ interface InfoModule {
 
 async function graph(entry: string): Promise<Map<string, string[]>> {
   const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--no-remote", "--no-lock", "--node-modules-dir=manual", entry],
+    args: ["info", "--json", "--no-remote", "--no-lock", entry],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",

@@ -8,7 +8,7 @@ from textwrap import dedent
 # exactly once in the canonical and is replaced by `after` (removals replace
 # whole lines with ""). Tags choose where a candidate may be used:
 # "once" = only in the first copy of the task (an infinite loop: its TIMEOUT
-# tests cost a second each), "legacy:N" = only in the first N copies (the
+# tests cost the CPU limit each), "legacy:N" = only in the first N copies (the
 # release holds ten pre-lock entries of four older bug types: 4 + 2 + 2 + 2
 # at real size, one of each type in the 24-query fixture). `first` is how many
 # distractors the first copy takes (gcd takes 3: the release has one query with

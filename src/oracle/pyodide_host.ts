@@ -14,6 +14,14 @@
  * thread behind for the rest of the run. After a death this process exits,
  * and the thread goes with it.
  *
+ * A worker that retires (a job of its batch tampered) or that the pool
+ * recycles for its memory is idle, not stuck, and is stopped by
+ * `terminate()`: the parent then asks for a fresh worker in this process
+ * (`renew`) instead of starting another. A new process costs ~0.9 CPU-s
+ * (Deno, Pyodide's JS and the compiling of its wasm); a worker in a process
+ * that has compiled Pyodide once costs ~0.3, since V8 shares compiled wasm
+ * code between the isolates of one process.
+ *
  * Usage: pyodide_host.ts SNAPSHOT_PATH TIMEOUT_MS
  */
 import { outcomeToWire } from "./outcome.ts";
@@ -77,28 +85,42 @@ async function readShared(path: string): Promise<Uint8Array> {
 
 async function main(): Promise<void> {
   const [snapshotPath, timeout] = Deno.args;
-  let slot: Slot;
-  try {
-    const snapshot = await readShared(snapshotPath);
-    slot = await pyodideSlotFactory({ snapshot, timeoutMs: Number(timeout) })({
-      result: (id, outcomes) => result(id, outcomes.map(outcomeToWire)),
-      idle: (memory, retire) => {
-        emit({ t: "idle", m: memory, ...(retire ? { x: true } : {}) });
-        // A retired worker runs nothing more: neither does its process.
-        if (retire) Deno.exit(0);
-      },
-      stalled: (on) => emit({ t: "stalled", on }),
-      dead: (report) => {
-        emit({ t: "dead", r: report });
-        // The thread that died may still be spinning: only the process's end stops it.
-        Deno.exit(0);
-      },
-    });
-  } catch (e) {
-    emit({ t: "failed", error: String((e as Error)?.message ?? e) });
-    Deno.exit(1);
-  }
-  emit({ t: "ready" });
+  let slot: Slot | undefined;
+  let snapshot: Uint8Array | undefined;
+  /**
+   * A fresh worker from the snapshot, announced with `ready` or `failed`.
+   * Every worker of the process reads the one copy of the file: a copy
+   * apiece was never freed (the process grew by the snapshot's 31 MB with
+   * each). A worker could write to it only from JavaScript, which no
+   * snippet reaches (the harness's install; the tamper and hostile tests),
+   * and from there the control block it shares with this thread would be
+   * the easier target.
+   */
+  const start = async () => {
+    try {
+      snapshot ??= await readShared(snapshotPath);
+      slot = await pyodideSlotFactory({ snapshot, timeoutMs: Number(timeout) })({
+        result: (id, outcomes) => result(id, outcomes.map(outcomeToWire)),
+        idle: (memory, retire) => {
+          // A retired worker is already stopped (pyodide_slots.ts); it runs
+          // nothing more, and the parent may ask for a fresh one (`renew`).
+          if (retire) slot = undefined;
+          emit({ t: "idle", m: memory, ...(retire ? { x: true } : {}) });
+        },
+        stalled: (on) => emit({ t: "stalled", on }),
+        dead: (report) => {
+          emit({ t: "dead", r: report });
+          // The thread that died may still be spinning: only the process's end stops it.
+          Deno.exit(0);
+        },
+      });
+    } catch (e) {
+      emit({ t: "failed", error: String((e as Error)?.message ?? e) });
+      Deno.exit(1);
+    }
+    emit({ t: "ready" });
+  };
+  await start();
   let buffer = "";
   for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
     buffer += chunk;
@@ -106,9 +128,16 @@ async function main(): Promise<void> {
     while ((nl = buffer.indexOf("\n")) >= 0) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
-      const message = JSON.parse(line) as { send?: WireJob[]; cut?: boolean };
-      if (message.send) slot.send(message.send);
-      else if (message.cut) emit({ t: "unstarted", ids: await (slot.cut?.() ?? []) });
+      const message = JSON.parse(line) as { send?: WireJob[]; cut?: boolean; renew?: boolean };
+      if (message.send) slot!.send(message.send);
+      else if (message.cut) emit({ t: "unstarted", ids: await (slot?.cut?.() ?? []) });
+      else if (message.renew) {
+        // Between batches only (retired, or recycled for its memory): the
+        // worker is idle, so stopping it stops its thread.
+        slot?.kill();
+        slot = undefined;
+        await start();
+      }
     }
   }
   // The parent closed our stdin: it is gone or done with us.

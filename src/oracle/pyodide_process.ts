@@ -28,7 +28,7 @@ interface HostMessage {
   /** Results: `[id, [[outcome, ms], ...]]` per job. */
   r?: [number, unknown[][]][] | DeathReport;
   m?: number;
-  /** With `idle`: the worker retired (a job tampered); the host exits. */
+  /** With `idle`: the worker retired (a job tampered); the host waits for `renew`. */
   x?: boolean;
   on?: boolean;
   ids?: number[];
@@ -103,10 +103,14 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
     options.snapshotPath,
     String(options.timeoutMs),
   ];
-  return async (events: SlotEvents): Promise<Slot> => {
+  return async (first: SlotEvents): Promise<Slot> => {
+    // Its pool's callbacks: those of the latest `renew`, the first before it.
+    let events = first;
+    // Taking jobs: false once retired or recycled (until renewed) and once dead.
     let alive = true;
+    let exited = false;
     let ready: ((error?: string) => void) | undefined;
-    const started = new Promise<string | undefined>((resolve) => (ready = resolve));
+    let started = new Promise<string | undefined>((resolve) => (ready = resolve));
     let inflight: WireJob[] = [];
     const cuts: ((ids: number[]) => void)[] = [];
 
@@ -144,10 +148,8 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
         case "idle":
           inflight = [];
           child.disarm();
-          if (message.x === true) {
-            alive = false;
-            child.kill();
-          }
+          // A retired worker's host waits for `renew` (or its end, `kill`).
+          if (message.x === true) alive = false;
           events.idle(message.m ?? 0, message.x === true);
           return;
         case "stalled":
@@ -179,10 +181,11 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
         } catch {
           return;
         }
-        if (alive) onMessage(message);
+        if (alive || ready) onMessage(message);
       },
     });
     child.exited.then(({ code, stderrTail }) => {
+      exited = true;
       ready?.(`host exited with code ${code}: ${stderrTail}`);
       die({
         id: inflight[0]?.id ?? null,
@@ -252,6 +255,26 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
         child.kill();
       },
       cpuSeconds: () => child.cpuSeconds(),
+      async renew(next: SlotEvents): Promise<Slot> {
+        // Only between batches: nothing is in flight, and the old worker is
+        // idle (pyodide_host.ts stops it before it starts the next).
+        if (exited || inflight.length > 0 || cuts.length > 0) {
+          throw new Error("the Pyodide host cannot start another worker now");
+        }
+        alive = false;
+        events = next;
+        started = new Promise<string | undefined>((resolve) => (ready = resolve));
+        write({ renew: true });
+        const failure = await startDeadline(started, 60_000, "no ready message in 60 s");
+        ready = undefined;
+        if (failure !== undefined || exited) {
+          child.kill();
+          throw new Error(`Pyodide host did not renew its worker: ${failure ?? "it exited"}`);
+        }
+        alive = true;
+        child.heartbeat();
+        return this;
+      },
     };
   };
 }

@@ -86,6 +86,14 @@ export interface Slot {
   cut?(): number[] | Promise<number[]>;
   /** CPU seconds its worker process used so far, when it is a separate process. */
   cpuSeconds?(): number;
+  /**
+   * After its worker retired or was recycled (and only then), start a fresh
+   * worker in the same process and report to `events` from now on; resolves
+   * once it is ready. Cheaper than a new process where the process keeps
+   * what every worker needs (the Pyodide host: its compiled wasm). Rejects
+   * if it cannot; the pool then kills it and starts a new slot.
+   */
+  renew?(events: SlotEvents): Promise<Slot>;
 }
 
 /** Starts a worker; resolves once it is ready for jobs. */

@@ -6,7 +6,7 @@
  * its entry expects, and the honest snippets after it get their true
  * outcomes. Its own process under `make unit` (test/run_unit.ts).
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createPool, type Runtime } from "./pool.ts";
 import { interleaved, problem, tamperCorpus } from "../../test/support/tamper_fixture.ts";
 import { testOnEachRuntime } from "../../test/support/pool_fixtures.ts";
@@ -28,6 +28,13 @@ async function tamperRun(runtime: Runtime): Promise<void> {
       if (p) problems.push(p);
     });
     assertEquals(problems, []);
+    // Techniques that tamper retire their worker; a Pyodide worker's
+    // successor starts in the same host process (pyodide_host.ts), once
+    // there is work for it: every retirement's but maybe the last.
+    const { retired, renewed } = pool.stats();
+    ok(retired > 1, `${retired} retirements`);
+    if (runtime === "pyodide") ok(renewed === retired || renewed === retired - 1, `${renewed}`);
+    else assertEquals(renewed, 0);
   } finally {
     pool.close();
   }

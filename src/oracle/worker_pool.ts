@@ -15,6 +15,14 @@ interface Pending {
 
 interface SlotState {
   slot: Slot | null;
+  /** The slot's last worker, retired or recycled, whose process may start the next ({@link Slot.renew}). */
+  spent: Slot | null;
+  /**
+   * Counts the workers that left the slot for good or were set aside
+   * (`spent`): events of an earlier count's worker are not this slot's
+   * any more (a spent host that crashes before it is renewed, say).
+   */
+  generation: number;
   busy: Pending[];
   /**
    * A batch was sent and its worker has not said it is idle. Answering every
@@ -42,6 +50,8 @@ export interface PoolStats {
   spares: number;
   /** Workers retired after a job that tampered or changed shared state. */
   retired: number;
+  /** Workers (retired or recycled) replaced in their own process ({@link Slot.renew}). */
+  renewed: number;
   /** Jobs run again alone because their batch changed shared state. */
   reruns: number;
 }
@@ -92,6 +102,7 @@ export class WorkerPool {
     deaths: [],
     spares: 0,
     retired: 0,
+    renewed: 0,
     reruns: 0,
   };
   #queue: Pending[] = [];
@@ -142,6 +153,8 @@ export class WorkerPool {
     for (const s of this.#slots) {
       s.slot?.kill();
       s.slot = null;
+      s.spent?.kill();
+      s.spent = null;
       for (const p of s.busy) p.reject(new Error("oracle pool closed"));
       s.busy = [];
     }
@@ -232,9 +245,18 @@ export class WorkerPool {
   async #spawn(state: SlotState, spare = false): Promise<void> {
     state.restarting = true;
     const t0 = performance.now();
+    const spent = state.spent;
+    state.spent = null;
     for (let attempt = 0;; attempt++) {
       try {
-        const slot = await this.factory(this.#events(state));
+        let slot: Slot | undefined;
+        if (spent && attempt === 0) {
+          slot = await spent.renew!(this.#events(state)).then(
+            (s) => (this.stats.renewed++, s),
+            () => (spent.kill(), undefined),
+          );
+        }
+        slot ??= await this.factory(this.#events(state));
         if (this.#closed) {
           slot.kill();
           return;
@@ -257,8 +279,11 @@ export class WorkerPool {
   }
 
   #events(state: SlotState): SlotEvents {
+    const generation = state.generation;
+    const stale = () => state.generation !== generation;
     return {
       result: (id, outcomes) => {
+        if (stale()) return;
         const i = state.busy.findIndex((p) => p.id === id);
         if (i < 0) return;
         const [p] = state.busy.splice(i, 1);
@@ -266,6 +291,7 @@ export class WorkerPool {
         p.resolve([...p.done, ...outcomes]);
       },
       idle: (memoryBytes, retire) => {
+        if (stale()) return;
         // Jobs a worker never answered (it should not happen, but after a
         // retirement, where they never started) go back to the queue.
         this.#queue.unshift(...state.busy);
@@ -275,12 +301,16 @@ export class WorkerPool {
         if (retire) this.stats.retired++;
         if ((retire || memoryBytes > this.options.memoryLimitBytes) && !this.#closed) {
           if (!retire) this.stats.recycles++;
-          state.slot?.kill();
+          // Its replacement starts in the same process where the slot can.
+          if (state.slot?.renew) state.spent = state.slot;
+          else state.slot?.kill();
           state.slot = null;
+          state.generation++;
         }
         this.#schedulePump();
       },
       rerun: (ids) => {
+        if (stale()) return;
         const again = new Set(ids);
         const back = state.busy.filter((p) => again.has(p.id));
         state.busy = state.busy.filter((p) => !again.has(p.id));
@@ -293,7 +323,7 @@ export class WorkerPool {
         this.#queue.unshift(...back);
       },
       stalled: (on) => {
-        if (!state.open || state.stalled === on) return;
+        if (stale() || !state.open || state.stalled === on) return;
         state.stalled = on;
         if (!on) return;
         // Jobs the cut left unstarted go back to the queue. An answer that
@@ -309,7 +339,7 @@ export class WorkerPool {
         });
       },
       dead: (report) => {
-        if (this.#closed) return;
+        if (this.#closed || stale()) return;
         if (report.outcome === CRASH) this.stats.crashes++;
         else this.stats.kills++;
         if (this.stats.deaths.length < 5) {
@@ -382,5 +412,13 @@ function deathOutcome(report: DeathReport): TestOutcome {
 }
 
 function newSlotState(): SlotState {
-  return { slot: null, busy: [], open: false, restarting: true, stalled: false };
+  return {
+    slot: null,
+    spent: null,
+    generation: 0,
+    busy: [],
+    open: false,
+    restarting: true,
+    stalled: false,
+  };
 }

@@ -289,3 +289,59 @@ Deno.test("a worker that ran a tampering job runs no other; a dirty batch reruns
     pool.close();
   }
 });
+
+Deno.test("a retired worker's successor starts in its slot's process where the slot can renew", async () => {
+  const log = { workers: 0, ran: [] as string[], killed: [] as number[] };
+  const renewable = new Set<number>();
+  let retiredEvents: SlotEvents | undefined;
+  const factory = (first: SlotEvents): Promise<Slot> => {
+    const id = ++log.workers;
+    renewable.add(id);
+    let events = first;
+    const slot: Slot = {
+      send(jobs: WireJob[]) {
+        setTimeout(() => {
+          for (const j of jobs) {
+            log.ran.push(`${j.code}@${id}`);
+            const outcome = j.code === "tamper" ? "ERROR:Tamper" : "pass";
+            events.result(j.id, j.tests.map((): TestOutcome => ({ outcome, ms: 0 })));
+          }
+          const retire = jobs.some((j) => j.code === "tamper");
+          if (retire) retiredEvents = events;
+          events.idle(0, retire);
+        }, 1);
+      },
+      kill: () => void log.killed.push(id),
+      renew(next: SlotEvents) {
+        if (!renewable.has(id)) return Promise.reject(new Error("cannot"));
+        events = next;
+        return Promise.resolve(slot);
+      },
+    };
+    return Promise.resolve(slot);
+  };
+  const pool = new WorkerPool(factory, 1, { batchMax: 8, memoryLimitBytes: 1 << 30 });
+  await pool.start();
+  const run = (code: string) => pool.run({ setup: "", code, tests: ["assert 1"] });
+  try {
+    await run("tamper");
+    // What a set-aside worker reports is no longer the slot's (a host that
+    // crashes while it waits to be renewed).
+    retiredEvents!.dead({ id: null, phase: null, partial: [], outcome: "ERROR:Crash", ms: 0 });
+    await run("a");
+    assertEquals([pool.stats.retired, pool.stats.renewed, log.workers], [1, 1, 1]);
+    assertEquals(pool.stats.crashes, 0);
+    // A slot that cannot renew is killed, and a new one takes the work.
+    renewable.delete(1);
+    await run("tamper");
+    await run("b");
+    assertEquals([pool.stats.retired, pool.stats.renewed, log.workers], [2, 1, 2]);
+    assertEquals(log.killed, [1]);
+    assertEquals(log.ran, ["tamper@1", "a@1", "tamper@1", "b@2"]);
+    // A retired slot not renewed yet goes with the pool.
+    await run("tamper");
+  } finally {
+    pool.close();
+  }
+  assertEquals(log.killed, [1, 2]);
+});

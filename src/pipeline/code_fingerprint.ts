@@ -19,9 +19,10 @@ interface InfoModule {
   error?: string;
 }
 
-// deno info takes a few hundred ms per entry; a process fingerprints the
-// same entries again and again (ensureStage, loaders), and the code it runs
-// cannot change under it, so each graph is listed once.
+// deno info takes 20-25 ms per entry on this machine (2026-12-08, its
+// module cache warm), a process of its own each time; a process fingerprints
+// the same entries again and again (ensureStage, loaders), and the code it
+// runs cannot change under it, so each graph is listed once.
 const graphs = new Map<string, Promise<ModuleGraph>>();
 
 /** `node_modules/.deno/@scope+name@1.2.3/…` → `@scope/name@1.2.3`. */

@@ -106,7 +106,7 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
   return async (first: SlotEvents): Promise<Slot> => {
     // Its pool's callbacks: those of the latest `renew`, the first before it.
     let events = first;
-    // Taking jobs: false once retired or recycled (until renewed) and once dead.
+    // Taking jobs: false once retired, while renewing and once dead.
     let alive = true;
     let exited = false;
     let ready: ((error?: string) => void) | undefined;
@@ -197,8 +197,14 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
       });
     });
 
-    const failure = await startDeadline(started, 60_000, "no ready message in 60 s");
-    ready = undefined;
+    /** The host's `ready` for the worker it is starting: undefined, or why it did not come. */
+    const readiness = async () => {
+      const failure = await startDeadline(started, 60_000, "no ready message in 60 s");
+      ready = undefined;
+      return failure ?? (exited ? "it exited" : undefined);
+    };
+
+    const failure = await readiness();
     if (failure !== undefined) {
       alive = false;
       child.kill();
@@ -265,11 +271,10 @@ export function pyodideProcessSlotFactory(options: PyodideProcessOptions): SlotF
         events = next;
         started = new Promise<string | undefined>((resolve) => (ready = resolve));
         write({ renew: true });
-        const failure = await startDeadline(started, 60_000, "no ready message in 60 s");
-        ready = undefined;
-        if (failure !== undefined || exited) {
+        const failure = await readiness();
+        if (failure !== undefined) {
           child.kill();
-          throw new Error(`Pyodide host did not renew its worker: ${failure ?? "it exited"}`);
+          throw new Error(`Pyodide host did not renew its worker: ${failure}`);
         }
         alive = true;
         child.heartbeat();
